@@ -1,0 +1,1 @@
+"""uno-bot: a Discord bot that hosts UNO games."""

@@ -1,0 +1,220 @@
+"""A match: rounds to a target score (or one round), both scorings, and the deal passing left."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from . import errors
+from .cards import CARD_POINTS, CARD_RANK, IS_NUMBER, Edition, edition_deck
+from .game import Event, Game
+from .rules import RuleSet, Scoring
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreView:
+    """The scoreboard: each round's points and the running totals toward the target."""
+
+    edition: Edition
+    names: tuple[str, ...]
+    rounds: tuple[tuple[int, ...], ...]  # per round, per seat: points added that round
+    totals: tuple[int, ...]
+    target: int | None
+    scoring: str
+    round_winners: tuple[int | None, ...]
+    winners: tuple[int, ...]  # empty while the match goes on
+    active: tuple[bool, ...]
+
+
+def choose_first_dealer(
+    edition: Edition, players: int, rng: random.Random
+) -> tuple[int, list[Event]]:
+    """Classic and mario: highest card deals (action cards count 0, ties draw again); sonic: random."""
+    if edition is Edition.SONIC:
+        dealer = rng.randrange(players)
+        return dealer, [{"type": "dealer", "seat": dealer, "how": "random"}]
+    deck = edition_deck(edition)
+    rng.shuffle(deck)
+    contenders = list(range(players))
+    events: list[Event] = []
+    while True:
+        if len(deck) < len(contenders):
+            deck = edition_deck(edition)
+            rng.shuffle(deck)
+        drawn = {seat: deck.pop() for seat in contenders}
+        values = {s: CARD_RANK[c] if IS_NUMBER[c] else 0 for s, c in drawn.items()}
+        events.append(
+            {"type": "dealer_draw", "cards": {str(s): int(c) for s, c in drawn.items()}}
+        )
+        best = max(values.values())
+        contenders = [s for s in contenders if values[s] == best]
+        if len(contenders) == 1:
+            events.append({"type": "dealer", "seat": contenders[0], "how": "high_card"})
+            return contenders[0], events
+
+
+class Match:
+    """Rounds between fixed seats until someone reaches the target (or after one round)."""
+
+    def __init__(self, rules: RuleSet, players: int, rng: random.Random) -> None:
+        self.rules = rules
+        self.n = players
+        self.rng = rng
+        self.active = [True] * players
+        self.totals = [0] * players
+        self.rounds: list[list[int]] = []
+        self.round_winners: list[int | None] = []
+        self.winners: list[int] = []
+        self.forfeit = False
+        self.round_scored = False
+        self.dealer, self.dealer_events = choose_first_dealer(rules.edition, players, rng)
+        self.game = self._new_round()
+
+    @property
+    def round_number(self) -> int:
+        return len(self.rounds) + 1
+
+    @property
+    def over(self) -> bool:
+        return bool(self.winners)
+
+    def _new_round(self) -> Game:
+        deck = edition_deck(self.rules.edition)
+        self.rng.shuffle(deck)
+        return Game(
+            self.rules.edition,
+            self.n,
+            self.dealer,
+            deck,
+            random.Random(self.rng.getrandbits(64)),
+            active=self.active,
+            house_rule=self.rules.house_rule,
+        )
+
+    def finish_round(self) -> list[int]:
+        """Score the finished round; returns each seat's points added. Ends the match at target."""
+        game = self.game
+        if not game.over:
+            raise errors.not_allowed("The round is still being played.")
+        if self.round_scored:
+            raise errors.not_allowed("This round was already scored.")
+        n = self.n
+        if self.forfeit or game.players <= 1:
+            added = [0] * n
+        elif self.rules.scoring is Scoring.STANDARD:
+            assert game.points is not None
+            added = list(game.points)
+        else:
+            added = [sum(CARD_POINTS[c] for c in game.hands[s]) for s in range(n)]
+        for s in range(n):
+            self.totals[s] += added[s]
+        self.rounds.append(added)
+        self.round_winners.append(game.winner if game.winner >= 0 else None)
+        self._decide()
+        return added
+
+    def _decide(self) -> None:
+        self.round_scored = True
+        live = [s for s in range(self.n) if self.active[s]]
+        if len(live) == 1:
+            self.winners = live
+            return
+        target = self.rules.target
+        if self.rules.scoring is Scoring.STANDARD:
+            if target is None:
+                winner = self.round_winners[-1]
+                self.winners = [winner] if winner is not None else []
+            else:
+                reached = [s for s in live if self.totals[s] >= target]
+                if reached:
+                    best = max(self.totals[s] for s in reached)
+                    self.winners = [s for s in reached if self.totals[s] == best]
+        elif target is None or any(self.totals[s] >= target for s in live):
+            low = min(self.totals[s] for s in live)
+            self.winners = [s for s in live if self.totals[s] == low]
+
+    def next_round(self) -> Game:
+        """Deal the next round; the deal passes to the dealer's left."""
+        if self.over:
+            raise errors.not_allowed("The match is over.")
+        if not self.game.over or not self.round_scored:
+            raise errors.not_allowed("The round is still being played.")
+        seat = (self.dealer + 1) % self.n
+        while not self.active[seat]:
+            seat = (seat + 1) % self.n
+        self.dealer = seat
+        self.game = self._new_round()
+        self.round_scored = False
+        return self.game
+
+    def leave(self, seat: int) -> None:
+        """A player leaves the match; with one player left, they win by forfeit."""
+        if not 0 <= seat < self.n or not self.active[seat]:
+            raise errors.not_allowed("That player is not in this match.")
+        game = self.game
+        was_over = game.over
+        game.leave(seat)
+        self.active[seat] = False
+        if sum(self.active) == 1:
+            self.forfeit = True
+            if not was_over or not self.round_scored:
+                self.rounds.append([0] * self.n)
+                self.round_winners.append(game.winner if game.winner >= 0 else None)
+            self.round_scored = True
+            self.winners = [s for s in range(self.n) if self.active[s]]
+
+    def score_view(self, names: list[str]) -> ScoreView:
+        """The scoreboard as the renderer and the table message show it."""
+        return ScoreView(
+            edition=self.rules.edition,
+            names=tuple(names),
+            rounds=tuple(tuple(r) for r in self.rounds),
+            totals=tuple(self.totals),
+            target=self.rules.target,
+            scoring=self.rules.scoring.value,
+            round_winners=tuple(self.round_winners),
+            winners=tuple(self.winners),
+            active=tuple(self.active),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole match, JSON-ready, for durable tables."""
+        state = self.rng.getstate()
+        return {
+            "rules": self.rules.to_dict(),
+            "n": self.n,
+            "active": self.active,
+            "totals": self.totals,
+            "rounds": self.rounds,
+            "round_winners": self.round_winners,
+            "winners": self.winners,
+            "forfeit": self.forfeit,
+            "dealer": self.dealer,
+            "dealer_events": self.dealer_events,
+            "scored": self.round_scored,
+            "rng": [state[0], list(state[1]), state[2]],
+            "game": self.game.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Match:
+        """Rebuild a match saved by ``to_dict``."""
+        match = cls.__new__(cls)
+        match.rules = RuleSet.from_dict(data["rules"])
+        match.n = int(data["n"])
+        match.active = [bool(a) for a in data["active"]]
+        match.totals = [int(t) for t in data["totals"]]
+        match.rounds = [[int(p) for p in r] for r in data["rounds"]]
+        match.round_winners = list(data["round_winners"])
+        match.winners = [int(w) for w in data["winners"]]
+        match.forfeit = bool(data["forfeit"])
+        match.dealer = int(data["dealer"])
+        match.dealer_events = list(data["dealer_events"])
+        rng = random.Random()
+        version, internal, gauss = data["rng"]
+        rng.setstate((version, tuple(internal), gauss))
+        match.rng = rng
+        match.game = Game.from_dict(data["game"])
+        match.round_scored = bool(data["scored"])
+        return match

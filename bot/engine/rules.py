@@ -1,0 +1,46 @@
+"""Table options that shape a match: edition, scoring, target and the Wild Customizable rule."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .cards import Edition
+
+DEFAULT_TARGET = 500
+HOUSE_RULE_MAX = 200
+
+
+class Scoring(str, Enum):
+    """Standard: the round winner scores the others' cards. Lowest: everyone keeps their own."""
+
+    STANDARD = "standard"
+    LOWEST = "lowest"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """What a table plays: the edition, how points count and when the match ends."""
+
+    edition: Edition = Edition.CLASSIC
+    scoring: Scoring = Scoring.STANDARD
+    target: int | None = DEFAULT_TARGET  # None: a single round decides the match
+    house_rule: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "edition": self.edition.value,
+            "scoring": self.scoring.value,
+            "target": self.target,
+            "house_rule": self.house_rule,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> RuleSet:
+        target = data.get("target")
+        return cls(
+            edition=Edition(str(data["edition"])),
+            scoring=Scoring(str(data.get("scoring", "standard"))),
+            target=int(target) if isinstance(target, int) else None,
+            house_rule=str(data.get("house_rule", "")),
+        )

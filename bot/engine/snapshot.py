@@ -1,0 +1,164 @@
+"""What each person may see: the public table (counts, never cards) and one seat's own hand.
+
+Views are frozen, plain data (codes and names as strings) so the renderer and the Discord layer
+never touch the live game, and a table picture cannot leak a hand: the public view holds no cards
+but the discard pile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import CARD_COLOR, CARD_RANK, CODES, COLORS, IS_WILD, WILD_DRAW4, Edition
+from .game import Game, Phase
+
+RECENT_DISCARDS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as everyone sees it."""
+
+    seat: int
+    name: str
+    cards: int
+    active: bool = True
+    current: bool = False
+    dealer: bool = False
+    called_uno: bool = False  # holds one card and called UNO
+    catchable: bool = False  # holds one card, did not call, and can still be caught
+    score: int = 0  # running total toward the target (or tally under lowest scoring)
+    computer: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """The table as every player sees it."""
+
+    edition: Edition
+    seats: tuple[SeatView, ...]
+    top: str | None
+    recent: tuple[str, ...]  # the last few discards, oldest first, top last
+    color: str | None  # the color in force; None while a turned-up wild waits for its color
+    direction: int  # 1 clockwise, -1 counter-clockwise
+    draw_pile: int
+    discard_pile: int
+    awaiting: str  # turn, drawn, respond, color or round_over
+    current: int | None
+    pending: str | None = None  # draw2 or wild-draw4 waiting for its target's answer
+    pending_from: int | None = None
+    winner: int | None = None
+    house_rule: str = ""
+    round_number: int = 1
+    target: int | None = None
+    scoring: str = "standard"
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """One seat's own hand, for that player's eyes only."""
+
+    edition: Edition
+    seat: int
+    name: str
+    cards: tuple[str, ...]  # display order: by color, then number/symbol, wild cards last
+    playable: tuple[bool, ...]
+    awaiting: str | None  # what the game asks of this seat now, or None
+    drawn: str | None = None  # the card just drawn that may be played
+    top: str | None = None
+    color: str | None = None
+    can_call_uno: bool = False
+    pending: str | None = None
+    can_challenge: bool = False
+    can_bounce: bool = False
+    other_counts: tuple[int, ...] = field(default_factory=tuple)
+
+
+def sort_key(card: int) -> tuple[int, int]:
+    """Display order: colors in their usual order, then rank; wild cards last."""
+    if IS_WILD[card]:
+        return (4, CARD_RANK[card])
+    return (CARD_COLOR[card], CARD_RANK[card])
+
+
+def public_view(
+    game: Game,
+    names: list[str] | None = None,
+    scores: list[int] | None = None,
+    computers: list[bool] | None = None,
+    round_number: int = 1,
+    target: int | None = None,
+    scoring: str = "standard",
+) -> PublicView:
+    """The public view of ``game``; ``names`` label the seats."""
+    n = game.n
+    labels = names or [f"Player {s + 1}" for s in range(n)]
+    totals = scores or [0] * n
+    bots = computers or [False] * n
+    uno = game.uno_flags()
+    catchable = game.catchable()
+    seats = tuple(
+        SeatView(
+            seat=s,
+            name=labels[s],
+            cards=len(game.hands[s]),
+            active=game.active[s],
+            current=game.current == s,
+            dealer=game.dealer == s,
+            called_uno=uno[s],
+            catchable=catchable == s,
+            score=totals[s],
+            computer=bots[s],
+        )
+        for s in range(n)
+    )
+    pending = None
+    pending_from = None
+    if game.phase is Phase.RESPOND:
+        pending = CODES[game.pending_card]
+        pending_from = game.pending_from
+    return PublicView(
+        edition=game.edition,
+        seats=seats,
+        top=CODES[game.discard[-1]] if game.discard else None,
+        recent=tuple(CODES[c] for c in game.discard[-RECENT_DISCARDS:]),
+        color=COLORS[game.color] if game.color >= 0 else None,
+        direction=game.direction,
+        draw_pile=len(game.draw_pile),
+        discard_pile=len(game.discard),
+        awaiting=game.awaiting,
+        current=game.current if game.current >= 0 else None,
+        pending=pending,
+        pending_from=pending_from,
+        winner=game.winner if game.winner >= 0 else None,
+        house_rule=game.house_rule,
+        round_number=round_number,
+        target=target,
+        scoring=scoring,
+    )
+
+
+def hand_view(game: Game, seat: int, name: str = "") -> HandView:
+    """What ``seat`` sees of its own hand and what it may do with it now."""
+    cards = sorted(game.hands[seat], key=sort_key)
+    playable_set = set(game.playable(seat))
+    mine = game.current == seat and game.phase is not Phase.OVER
+    pending = CODES[game.pending_card] if mine and game.phase is Phase.RESPOND else None
+    return HandView(
+        edition=game.edition,
+        seat=seat,
+        name=name or f"Player {seat + 1}",
+        cards=tuple(CODES[c] for c in cards),
+        playable=tuple(c in playable_set for c in cards),
+        awaiting=game.awaiting if mine else None,
+        drawn=CODES[game.drawn] if mine and game.phase is Phase.DRAWN else None,
+        top=CODES[game.discard[-1]] if game.discard else None,
+        color=COLORS[game.color] if game.color >= 0 else None,
+        can_call_uno=len(game.hands[seat]) == 1
+        and not game.called[seat]
+        and game.phase is not Phase.OVER,
+        pending=pending,
+        can_challenge=pending is not None and game.pending_card == WILD_DRAW4,
+        can_bounce=bool(playable_set) and pending is not None,
+        other_counts=tuple(len(h) for h in game.hands),
+    )
