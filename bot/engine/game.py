@@ -31,6 +31,7 @@ from .cards import (
     WILD_SUPER_STAR,
     WILD_VICTORY_LAP,
     Edition,
+    shuffle,
 )
 
 HAND_SIZE = 7
@@ -51,8 +52,22 @@ class Phase(IntEnum):
 
 
 AWAITING: tuple[str, ...] = ("turn", "drawn", "respond", "color", "round_over")
+TURN, DRAWN, RESPOND, COLOR, OVER = Phase.TURN, Phase.DRAWN, Phase.RESPOND, Phase.COLOR, Phase.OVER
 
-# MATCHES[color * CARD_KINDS + top][card]: may ``card`` be played on ``top`` with ``color`` in force.
+# What a played card does, looked up once per play instead of a chain of comparisons.
+PLAIN, SKIP_NEXT, TURN_BACK, DRAW_TWO, DRAW_FOUR, LAP = range(6)
+EFFECT: tuple[int, ...] = tuple(
+    DRAW_FOUR
+    if card == WILD_DRAW4
+    else LAP
+    if card == WILD_VICTORY_LAP
+    else PLAIN
+    if IS_WILD[card] or CARD_RANK[card] < 10
+    else {SKIP: SKIP_NEXT, REVERSE: TURN_BACK, DRAW2: DRAW_TWO}[CARD_RANK[card]]
+    for card in range(CARD_KINDS)
+)
+
+# MATCHES[color * CARD_KINDS + top][card]: may ``card`` go on ``top`` with ``color`` in force.
 MATCHES: tuple[tuple[bool, ...], ...] = tuple(
     tuple(
         IS_WILD[card] or CARD_COLOR[card] == color or CARD_RANK[card] == CARD_RANK[top]
@@ -155,6 +170,8 @@ class Game:
         n = self.n
         step = self.direction
         seat = (seat + step) % n
+        if self.players == n:
+            return seat
         active = self.active
         while not active[seat]:
             seat = (seat + step) % n
@@ -222,7 +239,7 @@ class Game:
         if len(discard) < 2:
             return
         top = discard.pop()
-        self.rng.shuffle(discard)
+        shuffle(discard, self.rng)
         self.draw_pile.extend(discard)
         self.discard = [top]
         self.events.append({"type": "reshuffle", "cards": len(self.draw_pile)})
@@ -269,9 +286,7 @@ class Game:
         if seat != self.current:
             return []
         phase = self.phase
-        if phase is Phase.TURN:
-            if self.color < 0:
-                return []
+        if phase is TURN:
             mask = MATCHES[self.color * CARD_KINDS + self.discard[-1]]
             return [c for c in self.hands[seat] if mask[c]]
         if phase is Phase.DRAWN:
@@ -309,9 +324,8 @@ class Game:
     def catchable(self) -> int:
         """The seat that may be caught for not calling UNO right now, or -1."""
         seat = self.exposed
-        if seat >= 0 and self.phase is not Phase.OVER and len(self.hands[seat]) == 1:
-            if not self.called[seat]:
-                return seat
+        if seat >= 0 and self.phase is not OVER and len(self.hands[seat]) == 1:
+            return -1 if self.called[seat] else seat
         return -1
 
     def uno_flags(self) -> list[bool]:
@@ -354,7 +368,7 @@ class Game:
         return self.events[start:]
 
     def _check_turn(self, seat: int) -> None:
-        if self.phase is Phase.OVER:
+        if self.phase is OVER:
             raise errors.not_allowed("The round is over.")
         if not self.active[seat]:
             raise errors.not_allowed("You have left this game.")
@@ -368,14 +382,22 @@ class Game:
 
     def play(self, seat: int, card: int, color: int | None = None, uno: bool = False) -> None:
         """Play ``card``; ``color`` names the color for wild cards; ``uno`` calls UNO with it."""
-        self._check_turn(seat)
         phase = self.phase
+        if seat != self.current or phase is OVER:
+            self._check_turn(seat)
         hand = self.hands[seat]
-        if phase is Phase.COLOR:
-            raise errors.not_allowed("First choose the color of the card turned up.")
-        if not 0 <= card < CARD_KINDS:
-            raise errors.not_in_hand()
-        if phase is Phase.RESPOND:
+        # Validate everything before changing anything (the checks run in the contract's order).
+        if phase is TURN:
+            if card not in hand:
+                raise errors.not_in_hand()
+            if not MATCHES[self.color * CARD_KINDS + self.discard[-1]][card]:
+                raise errors.cannot_play()
+        elif phase is DRAWN:
+            if card not in hand:
+                raise errors.not_in_hand()
+            if card != self.drawn:
+                raise errors.wrong_card()
+        elif phase is RESPOND:
             if card != WILD_SUPER_STAR:
                 raise errors.not_allowed(
                     "Accept the penalty"
@@ -385,13 +407,7 @@ class Game:
             if card not in hand:
                 raise errors.not_in_hand()
         else:
-            if card not in hand:
-                raise errors.not_in_hand()
-            if phase is Phase.DRAWN:
-                if card != self.drawn:
-                    raise errors.wrong_card()
-            elif not self.can_play(card):
-                raise errors.cannot_play()
+            raise errors.not_allowed("First choose the color of the card turned up.")
         wild = IS_WILD[card]
         if wild and (color is None or not 0 <= color < 4) and len(hand) > 1:
             raise errors.bad_color()
@@ -401,54 +417,48 @@ class Game:
         prev_color = self.color
         hand.remove(card)
         self.discard.append(card)
+        events = self.events
         if wild:
             if color is not None and 0 <= color < 4:
                 self.color = color
+            event: Event = {"type": "play", "seat": seat, "card": CODES[card]}
+            event["color"] = COLORS[self.color]
+            if card == WILD_CUSTOM and self.house_rule:
+                event["house_rule"] = self.house_rule
         else:
             self.color = CARD_COLOR[card]
+            event = {"type": "play", "seat": seat, "card": CODES[card]}
         self.drawn = -1
-        event: Event = {"type": "play", "seat": seat, "card": CODES[card]}
-        if wild:
-            event["color"] = COLORS[self.color] if self.color >= 0 else None
-        if card == WILD_CUSTOM and self.house_rule:
-            event["house_rule"] = self.house_rule
-        events = self.events
-        if phase is Phase.RESPOND:
-            event["type"] = "bounce"
-            event["target"] = self.pending_from
-            events.append(event)
-            self._after_shed(seat, hand, uno)
-            penalty = 4 if self.pending_card == WILD_DRAW4 else 2
-            self._draw(self.pending_from, penalty, "bounce")
-            self.pending_card = -1
-            self.pending_hand = []
-            if not hand:
-                self._win(seat)
-                return
-            self.phase = Phase.TURN
-            self.current = self.next_seat(seat)
+        if len(hand) == 1:
+            self.called[seat] = uno
+            if not uno:
+                self.exposed = seat
+        if phase is RESPOND:
+            self._bounce(seat, hand, event, uno)
             return
         events.append(event)
-        self._after_shed(seat, hand, uno)
-        rank = CARD_RANK[card]
-        nxt = self.next_seat(seat)
+        if len(hand) == 1 and uno:
+            events.append({"type": "uno", "seat": seat})
+        effect = EFFECT[card]
+        n = self.n
+        nxt = (seat + self.direction) % n if self.players == n else self.next_seat(seat)
         if not hand:
             # The last card's draws still happen, with no challenge and no bounce.
-            if rank == DRAW2:
+            if effect == DRAW_TWO:
                 self._draw(nxt, 2, "draw2")
-            elif card == WILD_DRAW4:
+            elif effect == DRAW_FOUR:
                 self._draw(nxt, 4, "draw4")
-            elif card == WILD_VICTORY_LAP:
+            elif effect == LAP:
                 self._victory_lap(seat)
             self._win(seat)
             return
-        self.phase = Phase.TURN
-        if rank < 10 or (wild and card != WILD_DRAW4 and card != WILD_VICTORY_LAP):
+        self.phase = TURN
+        if effect == PLAIN:
             self.current = nxt
-        elif rank == SKIP:
+        elif effect == SKIP_NEXT:
             events.append({"type": "skip", "seat": nxt})
             self.current = self.next_seat(nxt)
-        elif rank == REVERSE:
+        elif effect == TURN_BACK:
             if self.players == 2:
                 events.append({"type": "skip", "seat": nxt})
                 self.current = seat
@@ -456,18 +466,33 @@ class Game:
                 self.direction = -self.direction
                 events.append({"type": "reverse", "direction": self.direction})
                 self.current = self.next_seat(seat)
-        elif rank == DRAW2:
+        elif effect == DRAW_TWO:
             if self.edition is Edition.MARIO:
                 self._await_response(seat, nxt, card, True)
             else:
                 self._draw(nxt, 2, "draw2")
                 events.append({"type": "skip", "seat": nxt})
                 self.current = self.next_seat(nxt)
-        elif card == WILD_DRAW4:
+        elif effect == DRAW_FOUR:
             self._await_response(seat, nxt, card, self._draw4_legal(hand, prev_color))
         else:  # wild-victory-lap
             self._victory_lap(seat)
             self.current = nxt
+
+    def _bounce(self, seat: int, hand: list[int], event: Event, uno: bool) -> None:
+        """A Super Star played by the target sends the penalty back to whoever played it."""
+        event["type"] = "bounce"
+        event["target"] = self.pending_from
+        self.events.append(event)
+        if len(hand) == 1 and uno:
+            self.events.append({"type": "uno", "seat": seat})
+        penalty = 4 if self.pending_card == WILD_DRAW4 else 2
+        self._draw(self.pending_from, penalty, "bounce")
+        self._end_response()
+        if not hand:
+            self._win(seat)
+            return
+        self.current = self.next_seat(seat)
 
     def _draw4_legal(self, hand: list[int], prev_color: int) -> bool:
         if self.edition is Edition.SONIC:
@@ -481,14 +506,6 @@ class Game:
         self.pending_from = seat
         self.pending_legal = legal
         self.pending_hand = list(self.hands[seat]) if card == WILD_DRAW4 else []
-
-    def _after_shed(self, seat: int, hand: list[int], uno: bool) -> None:
-        if len(hand) == 1:
-            self.called[seat] = uno
-            if uno:
-                self.events.append({"type": "uno", "seat": seat})
-            else:
-                self.exposed = seat
 
     def _victory_lap(self, seat: int) -> None:
         other = self.next_seat(seat)
@@ -507,8 +524,9 @@ class Game:
 
     def draw(self, seat: int) -> None:
         """Draw one card instead of playing; a playable one may then be played at once."""
-        self._check_turn(seat)
-        if self.phase is not Phase.TURN:
+        if seat != self.current or self.phase is OVER:
+            self._check_turn(seat)
+        if self.phase is not TURN:
             raise errors.not_allowed(
                 "You already drew: play the card you drew or keep it."
                 if self.phase is Phase.DRAWN
@@ -517,7 +535,7 @@ class Game:
         if self.exposed != seat:
             self.exposed = -1
         if self._draw(seat, 1, "draw") and self.can_play(self.hands[seat][-1]):
-            self.phase = Phase.DRAWN
+            self.phase = DRAWN
             self.drawn = self.hands[seat][-1]
         else:
             self.current = self.next_seat(seat)

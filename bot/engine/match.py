@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import errors
-from .cards import CARD_POINTS, CARD_RANK, IS_NUMBER, Edition, edition_deck
+from .cards import CARD_POINTS, CARD_RANK, IS_NUMBER, Edition, edition_deck, shuffle
 from .game import Event, Game
 from .rules import RuleSet, Scoring
 
@@ -30,23 +30,21 @@ class ScoreView:
 def choose_first_dealer(
     edition: Edition, players: int, rng: random.Random
 ) -> tuple[int, list[Event]]:
-    """Classic and mario: highest card deals (action cards count 0, ties draw again); sonic: random."""
+    """Classic, mario: high card deals (action cards count 0, ties redraw). Sonic: at random."""
     if edition is Edition.SONIC:
         dealer = rng.randrange(players)
         return dealer, [{"type": "dealer", "seat": dealer, "how": "random"}]
     deck = edition_deck(edition)
-    rng.shuffle(deck)
+    shuffle(deck, rng)
     contenders = list(range(players))
     events: list[Event] = []
     while True:
         if len(deck) < len(contenders):
             deck = edition_deck(edition)
-            rng.shuffle(deck)
+            shuffle(deck, rng)
         drawn = {seat: deck.pop() for seat in contenders}
         values = {s: CARD_RANK[c] if IS_NUMBER[c] else 0 for s, c in drawn.items()}
-        events.append(
-            {"type": "dealer_draw", "cards": {str(s): int(c) for s, c in drawn.items()}}
-        )
+        events.append({"type": "dealer_draw", "cards": {str(s): int(c) for s, c in drawn.items()}})
         best = max(values.values())
         contenders = [s for s in contenders if values[s] == best]
         if len(contenders) == 1:
@@ -81,7 +79,7 @@ class Match:
 
     def _new_round(self) -> Game:
         deck = edition_deck(self.rules.edition)
-        self.rng.shuffle(deck)
+        shuffle(deck, self.rng)
         return Game(
             self.rules.edition,
             self.n,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .cards import Edition
 
@@ -11,7 +11,7 @@ DEFAULT_TARGET = 500
 HOUSE_RULE_MAX = 200
 
 
-class Scoring(str, Enum):
+class Scoring(StrEnum):
     """Standard: the round winner scores the others' cards. Lowest: everyone keeps their own."""
 
     STANDARD = "standard"

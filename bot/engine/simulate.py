@@ -1,0 +1,77 @@
+"""Headless rounds for the `simulate` command and the benchmarks."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .cards import CARD_KINDS, IS_WILD, Edition, edition_deck, shuffle
+from .game import DRAWN, MATCHES, OVER, RESPOND, TURN, Game
+
+Policy = Callable[[Game, random.Random], None]
+
+
+def random_policy(game: Game, rng: random.Random) -> None:
+    """The contract's `random` policy: a random playable card, else draw; always call UNO."""
+    seat = game.current
+    phase = game.phase
+    if phase is TURN:
+        # Inlined game.playable(seat): this loop is the engine benchmark's hot path.
+        mask = MATCHES[game.color * CARD_KINDS + game.discard[-1]]
+        cards = [c for c in game.hands[seat] if mask[c]]
+        if cards:
+            card = cards[int(rng.random() * len(cards))]
+            game.play(seat, card, int(rng.random() * 4) if IS_WILD[card] else None, True)
+        else:
+            game.draw(seat)
+    elif phase is DRAWN:
+        card = game.drawn
+        game.play(seat, card, int(rng.random() * 4) if IS_WILD[card] else None, True)
+    elif phase is RESPOND:
+        game.accept(seat)
+    else:
+        game.choose_color(seat, int(rng.random() * 4))
+
+
+POLICIES: dict[str, Policy] = {"random": random_policy}
+
+
+def play_round(game: Game, policy: Policy, rng: random.Random) -> int:
+    """Play ``game`` to its end; returns the number of actions applied."""
+    turns = 0
+    while game.phase is not OVER:
+        policy(game, rng)
+        turns += 1
+    return turns
+
+
+def simulate(edition: str, players: int, games: int, seed: int, policy: str) -> dict[str, Any]:
+    """Play ``games`` seeded rounds and summarise them."""
+    ed = Edition(edition)
+    choose = POLICIES[policy]
+    rng = random.Random(seed)
+    wins = [0] * players
+    turns = 0
+    base = edition_deck(ed)
+    start = time.perf_counter()
+    for _ in range(games):
+        deck = base[:]
+        shuffle(deck, rng)
+        game = Game(ed, players, rng.randrange(players), deck, random.Random(rng.getrandbits(32)))
+        turns += play_round(game, choose, rng)
+        wins[game.winner] += 1
+    seconds = time.perf_counter() - start
+    return {
+        "edition": ed.value,
+        "players": players,
+        "policy": policy,
+        "seed": seed,
+        "games": games,
+        "turns": turns,
+        "seconds": round(seconds, 6),
+        "games_per_s": round(games / seconds, 1) if seconds else None,
+        "actions_per_s": round(turns / seconds, 1) if seconds else None,
+        "wins": wins,
+    }
