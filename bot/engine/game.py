@@ -678,6 +678,22 @@ class Game:
                 self.drawn = -1
             self.current = following
 
+    def clone(self, rng: random.Random | None = None) -> Game:
+        """An independent copy (for look-ahead), optionally with its own random generator."""
+        game = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(game, name, getattr(self, name))
+        game.active = self.active[:]
+        game.hands = [h[:] for h in self.hands]
+        game.draw_pile = self.draw_pile[:]
+        game.discard = self.discard[:]
+        game.called = self.called[:]
+        game.pending_hand = self.pending_hand[:]
+        game.points = self.points[:] if self.points is not None else None
+        game.events = []
+        game.rng = rng if rng is not None else random.Random(self.rng.getrandbits(32))
+        return game
+
     # ----- persistence -----
 
     def to_dict(self) -> dict[str, Any]:

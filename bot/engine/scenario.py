@@ -70,7 +70,7 @@ def run_scenario(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ScenarioError("the scenario must be a JSON object")
     try:
-        edition = Edition(data.get("edition"))
+        edition = Edition(str(data.get("edition")))
     except ValueError:
         raise ScenarioError(f"unknown edition {data.get('edition')!r}") from None
     players = _int(data.get("players"), "players")
