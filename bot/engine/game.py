@@ -679,7 +679,7 @@ class Game:
             self.current = following
 
     def clone(self, rng: random.Random | None = None) -> Game:
-        """An independent copy (for look-ahead), optionally with its own random generator."""
+        """An independent copy for look-ahead; it never touches this round's generator."""
         game = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(game, name, getattr(self, name))
@@ -691,7 +691,7 @@ class Game:
         game.pending_hand = self.pending_hand[:]
         game.points = self.points[:] if self.points is not None else None
         game.events = []
-        game.rng = rng if rng is not None else random.Random(self.rng.getrandbits(32))
+        game.rng = rng if rng is not None else random.Random(0)
         return game
 
     # ----- persistence -----
