@@ -24,9 +24,12 @@ def _scenario(path: str) -> int:
     except OSError as exc:
         print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"error: {path} is not UTF-8 text", file=sys.stderr)
+        return 2
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:
         print(f"error: malformed JSON: {exc}", file=sys.stderr)
         return 2
     try:

@@ -341,6 +341,8 @@ class Game:
         seat = action.seat
         if not 0 <= seat < self.n:
             raise errors.bad_action("That seat is not at this table.")
+        if self.phase is OVER:
+            raise errors.not_allowed("The round is over.")
         if do == "play":
             if action.card is None:
                 raise errors.bad_action("Say which card to play.")
@@ -354,9 +356,7 @@ class Game:
         elif do == "challenge":
             self.challenge(seat)
         elif do == "choose_color":
-            if action.color is None:
-                raise errors.bad_color()
-            self.choose_color(seat, action.color)
+            self.choose_color(seat, -1 if action.color is None else action.color)
         elif do == "call_uno":
             self.call_uno(seat)
         elif do == "catch":
@@ -487,7 +487,8 @@ class Game:
         if len(hand) == 1 and uno:
             self.events.append({"type": "uno", "seat": seat})
         penalty = 4 if self.pending_card == WILD_DRAW4 else 2
-        self._draw(self.pending_from, penalty, "bounce")
+        if self.active[self.pending_from]:  # a penalty's author who left draws nothing
+            self._draw(self.pending_from, penalty, "bounce")
         self._end_response()
         if not hand:
             self._win(seat)
@@ -591,7 +592,8 @@ class Game:
             self._draw(seat, 6, "challenge")
             self.current = self.next_seat(seat)
         else:
-            self._draw(culprit, 4, "challenge")
+            if self.active[culprit]:  # a culprit who left draws nothing
+                self._draw(culprit, 4, "challenge")
             self.current = seat
 
     def choose_color(self, seat: int, color: int) -> None:
@@ -669,9 +671,8 @@ class Game:
             self.points = [0] * self.n
             self.events.append({"type": "forfeit", "winner": following})
             return
-        if self.phase is Phase.RESPOND and self.pending_from == seat:
-            # The penalty's author is gone: nothing left to challenge or bounce; play goes on.
-            self._end_response()
+        # A penalty whose author left still stands: its target answers as usual (a challenge is
+        # judged on the hand recorded at the play); only what would fall back on the author lapses.
         if was_current:
             if self.phase is not Phase.COLOR:
                 self._end_response()

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import errors
-from .cards import CARD_POINTS, CARD_RANK, IS_NUMBER, Edition, edition_deck, shuffle
+from .cards import CARD_POINTS, CARD_RANK, CODES, IS_NUMBER, Edition, edition_deck, shuffle
 from .game import Event, Game
 from .rules import RuleSet, Scoring
 
@@ -44,7 +44,9 @@ def choose_first_dealer(
             shuffle(deck, rng)
         drawn = {seat: deck.pop() for seat in contenders}
         values = {s: CARD_RANK[c] if IS_NUMBER[c] else 0 for s, c in drawn.items()}
-        events.append({"type": "dealer_draw", "cards": {str(s): int(c) for s, c in drawn.items()}})
+        events.append(
+            {"type": "dealer_draw", "cards": {str(s): CODES[c] for s, c in drawn.items()}}
+        )
         best = max(values.values())
         contenders = [s for s in contenders if values[s] == best]
         if len(contenders) == 1:

@@ -94,6 +94,8 @@ def run_scenario(data: Any) -> dict[str, Any]:
     for index, action in enumerate(actions):
         try:
             if isinstance(action, RuleError):
+                if game.over:  # once the round is over, every action is not_allowed
+                    raise RuleError("not_allowed", "The round is over.")
                 raise action
             game.apply(action)
         except RuleError as exc:
