@@ -1,0 +1,153 @@
+"""Fixtures to run real discord.py clients against the in-process fake Discord.
+
+- `fake_discord`: a started `FakeDiscord`; discord.py's REST base and gateway URL point at it
+  for the duration of the test (restored afterwards).
+- `fake_guild`: a guild on that fake (bot member, owner, `guild.default_channel`).
+- `bot_runner`: starts `discord.Client`/`commands.Bot` instances (`await bot_runner.start(bot)`),
+  stops them cleanly (`stop`) or abruptly (`kill`), closes leftovers at teardown, and collects
+  ERROR log records from the `discord` loggers in `bot_runner.errors`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import discord
+import pytest
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from tests.e2e.fake_discord import FakeDiscord, FakeGuild
+
+
+@dataclass(eq=False)
+class RunningBot:
+    client: discord.Client
+    task: asyncio.Task[None]
+    session_id: str | None = None
+    stopped: bool = False
+
+
+class _ErrorCollector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@dataclass(eq=False)
+class BotRunner:
+    fake: FakeDiscord
+    bots: list[RunningBot] = field(default_factory=list)
+    _collector: _ErrorCollector = field(default_factory=_ErrorCollector)
+
+    @property
+    def errors(self) -> list[logging.LogRecord]:
+        """ERROR+ records logged by discord.py (e.g. "Ignoring exception in command")."""
+        return self._collector.records
+
+    def assert_no_errors(self) -> None:
+        if self.errors:
+            formatter = logging.Formatter()
+            details = "\n".join(formatter.format(r) for r in self.errors)
+            raise AssertionError(f"discord.py logged errors:\n{details}")
+
+    async def start(
+        self,
+        client: discord.Client,
+        *,
+        timeout: float = 10.0,
+        guild_ready_timeout: float = 0.05,
+    ) -> RunningBot:
+        """Log in (runs setup_hook, e.g. tree sync), connect in a background task and wait
+        for READY. Raises whatever login/connect raised."""
+        # discord.py waits this long after the last GUILD_CREATE before READY (default 2 s);
+        # the fake sends all guilds back to back, so a short wait is enough.
+        client._connection.guild_ready_timeout = guild_ready_timeout
+        await asyncio.wait_for(client.login(self.fake.token), timeout)
+        task = asyncio.create_task(client.connect(reconnect=False), name=f"bot-{id(client)}")
+        ready = asyncio.create_task(client.wait_until_ready())
+        done, _ = await asyncio.wait(
+            {task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        if ready not in done:
+            ready.cancel()
+            if task in done:
+                task.result()  # re-raise the connection error
+            task.cancel()
+            raise AssertionError(f"bot not ready within {timeout}s")
+        running = RunningBot(client, task, client.ws.session_id if client.ws else None)
+        self.bots.append(running)
+        return running
+
+    async def stop(self, bot: RunningBot) -> None:
+        """Clean shutdown: `client.close()` (cogs unloaded, websocket closed with 1000)."""
+        if bot.stopped:
+            return
+        bot.stopped = True
+        await bot.client.close()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(bot.task, 5)
+
+    async def kill(self, bot: RunningBot) -> None:
+        """Abrupt death: cancel the connection task without `close()` (no cog_unload, no
+        clean websocket close), and cut the gateway connection server side.
+
+        The bot's own background tasks (e.g. `tasks.loop`) are *not* stopped: a test
+        simulating a crash should cancel those itself if they would interfere."""
+        if bot.stopped:
+            return
+        bot.stopped = True
+        client = bot.client
+        bot.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await bot.task
+        self.fake.drop_session(bot.session_id)
+        # Release what the OS would have reclaimed from a dead process: the heartbeat thread
+        # and the HTTP connection pool. None of this runs bot code.
+        keep_alive = getattr(client.ws, "_keep_alive", None)
+        if keep_alive is not None:
+            keep_alive.stop()
+        await client.http.close()
+
+    async def aclose(self) -> None:
+        for bot in self.bots:
+            await self.stop(bot)
+
+
+@pytest.fixture
+async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord()
+    await fake.start()
+    # Route.url is computed from the class attribute at construction time, and
+    # Client.connect uses DEFAULT_GATEWAY (then READY's resume_gateway_url, also the fake).
+    monkeypatch.setattr(Route, "BASE", fake.api_base)
+    monkeypatch.setattr(DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+
+
+@pytest.fixture
+async def fake_guild(fake_discord: FakeDiscord) -> FakeGuild:
+    return await fake_discord.create_guild("Test Guild")
+
+
+@pytest.fixture
+async def bot_runner(fake_discord: FakeDiscord) -> AsyncIterator[BotRunner]:
+    runner = BotRunner(fake_discord)
+    discord_logger = logging.getLogger("discord")
+    discord_logger.addHandler(runner._collector)
+    try:
+        yield runner
+    finally:
+        await runner.aclose()
+        discord_logger.removeHandler(runner._collector)
