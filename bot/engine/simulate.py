@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from . import ai
 from .cards import CARD_KINDS, IS_WILD, Edition, edition_deck, shuffle
 from .game import DRAWN, MATCHES, OVER, RESPOND, TURN, Game
 
@@ -35,7 +36,10 @@ def random_policy(game: Game, rng: random.Random) -> None:
         game.choose_color(seat, int(rng.random() * 4))
 
 
-POLICIES: dict[str, Policy] = {"random": random_policy}
+POLICIES: dict[str, Policy] = {
+    "random": random_policy,
+    **{level: ai.policy(level) for level in ai.LEVELS},
+}
 
 
 def play_round(game: Game, policy: Policy, rng: random.Random) -> int:

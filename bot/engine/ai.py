@@ -1,0 +1,464 @@
+"""Computer players: easy (random legal card), normal (heuristics), hard (determinized Monte Carlo).
+
+Every decision uses only what its seat could know: its own hand, the public counts and flags, the
+discard pile and the public events (a challenge reveal only when this seat was the challenger).
+Decisions work on clones and never change the game they are given, so the table manager may run
+them in a thread. Randomness comes from the injected ``random.Random``, time from ``clock``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .cards import (
+    CARD_COLOR,
+    CARD_INDEX,
+    CARD_KINDS,
+    CARD_POINTS,
+    CARD_RANK,
+    COLOR_INDEX,
+    DRAW2,
+    IS_WILD,
+    REVERSE,
+    SKIP,
+    WILD_DRAW4,
+    WILD_SUPER_STAR,
+    WILD_VICTORY_LAP,
+    Edition,
+    edition_deck,
+    shuffle,
+)
+from .game import DRAWN, MATCHES, RESPOND, TURN, Action, Game, Phase
+
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+DEFAULT_BUDGET_S = 0.12
+DEFAULT_MAX_ROLLOUTS = 6000
+# A rollout that runs this long is scored by hand sizes instead (a guard for the time budget).
+ROLLOUT_STEP_CAP = 600
+# Challenge a Wild Draw Four from this estimated chance that it was illegal: losing a challenge
+# costs 2 extra cards, winning one moves 4 cards to the culprit and keeps the turn.
+CHALLENGE_THRESHOLD = 0.3
+# Hard keeps normal's choice unless a rollout average beats it by more than this (noise guard).
+PRIOR_MARGIN = 0.01
+
+Clock = Callable[[], float]
+
+
+# ----- what a seat knows -----
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """What ``seat`` may infer from public information and its own hand."""
+
+    seat: int
+    unseen: list[int]  # every card not in this hand nor in the discard pile, in a fixed order
+    # Per seat: (count, excluded kinds): at least ``count`` cards in hand are none of those kinds.
+    voids: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)
+    known: dict[int, Counter[int]] = field(default_factory=dict)  # seen in a challenge reveal
+    color_before_last_play: int = -1
+
+
+def _excluded(color: int, top: int) -> frozenset[int]:
+    """The kinds a seat could have played on ``top`` with ``color`` in force."""
+    if color < 0:
+        return frozenset(c for c in range(CARD_KINDS) if IS_WILD[c])
+    mask = MATCHES[color * CARD_KINDS + top]
+    return frozenset(c for c in range(CARD_KINDS) if mask[c])
+
+
+def knowledge(game: Game, seat: int) -> Knowledge:
+    """Read the public record the way ``seat`` saw it."""
+    remaining = Counter(edition_deck(game.edition))
+    remaining.subtract(game.hands[seat])
+    remaining.subtract(game.discard)
+    unseen = [c for c in sorted(remaining) for _ in range(max(remaining[c], 0))]
+    info = Knowledge(seat, unseen)
+    color = -1
+    top = -1
+    before = -1
+    # A seat that draws at its turn is taken to hold nothing playable (the random policy and
+    # most people draw only when stuck); cards drawn since then are unconstrained.
+    void_at: dict[int, tuple[frozenset[int], int]] = {}  # seat -> (excluded, drawn since)
+    events = game.events
+    for event in events:
+        kind = event["type"]
+        if kind == "play" or kind == "bounce":
+            card = CARD_INDEX[event["card"]]
+            who = event["seat"]
+            before = color
+            top = card
+            color = COLOR_INDEX[event["color"]] if IS_WILD[card] else CARD_COLOR[card]
+            known = info.known.get(who)
+            if known is not None and known[card] > 0:
+                known[card] -= 1
+        elif kind == "first_card":
+            if event["effect"] == "starts":
+                top = CARD_INDEX[event["card"]]
+                color = CARD_COLOR[top]
+        elif kind == "color":
+            color = COLOR_INDEX[event["color"]]
+        elif kind == "draw":
+            who = event["seat"]
+            if event["reason"] == "draw" and who != seat and top >= 0:
+                void_at[who] = (_excluded(color, top), 0)
+            if who in void_at:
+                excluded, since = void_at[who]
+                void_at[who] = (excluded, since + int(event["count"]))
+        elif kind == "challenge":
+            if event["seat"] == seat:
+                target = int(event["target"])
+                info.known[target] = Counter(CARD_INDEX[c] for c in event["hand"])
+        elif kind == "leave":
+            info.known.pop(int(event["seat"]), None)
+            void_at.pop(int(event["seat"]), None)
+    for who, (excluded, since) in void_at.items():
+        count = len(game.hands[who]) - since
+        if count > 0:
+            info.voids[who] = (count, excluded)
+    if not events and len(game.discard) > 1:
+        below = game.discard[-2]
+        before = CARD_COLOR[below]
+    info.color_before_last_play = before
+    return info
+
+
+def _counts_as_color(edition: Edition, card: int, color: int) -> bool:
+    """Does ``card`` in the culprit's hand make a Wild Draw Four on ``color`` illegal."""
+    return CARD_COLOR[card] == color or (edition is Edition.SONIC and IS_WILD[card])
+
+
+def illegal_chance(game: Game, info: Knowledge) -> float:
+    """Estimated chance that the pending Wild Draw Four was played holding the color in force."""
+    culprit = game.pending_from
+    color = info.color_before_last_play
+    if culprit < 0 or color < 0:
+        return 0.5
+    edition = game.edition
+    hand_size = len(game.hands[culprit])
+    known = info.known.get(culprit, Counter())
+    if any(_counts_as_color(edition, c, color) and n > 0 for c, n in known.items()):
+        return 1.0
+    free = hand_size - sum(known.values())
+    void = info.voids.get(culprit)
+    if void is not None:
+        count, excluded = void
+        kinds = [c for c in range(CARD_KINDS) if _counts_as_color(edition, c, color)]
+        if all(c in excluded for c in kinds):
+            free -= count
+    pool = len(info.unseen)
+    hits = sum(1 for c in info.unseen if _counts_as_color(edition, c, color))
+    clean = 1.0
+    for i in range(max(free, 0)):
+        if pool - i <= 0:
+            break
+        clean *= max(pool - hits - i, 0) / (pool - i)
+    return 1.0 - clean
+
+
+# ----- easy -----
+
+
+def _uno(game: Game, seat: int) -> bool:
+    return len(game.hands[seat]) == 2
+
+
+def _easy(game: Game, seat: int, rng: random.Random) -> Action:
+    """A random playable card, else draw; a drawn playable card is played; penalties accepted."""
+    phase = game.phase
+    if phase is Phase.COLOR:
+        return Action(seat, "choose_color", color=rng.randrange(4))
+    if phase is Phase.RESPOND:
+        return Action(seat, "accept")
+    cards = game.playable(seat)
+    if not cards:
+        return Action(seat, "draw")
+    card = cards[rng.randrange(len(cards))]
+    return Action(seat, "play", card, rng.randrange(4) if IS_WILD[card] else None, _uno(game, seat))
+
+
+# ----- normal -----
+
+
+def best_color(hand: list[int], rng: random.Random, skip: int = -1) -> int:
+    """The color this hand holds most (by count, then points); ``skip`` is one card left out."""
+    count = [0, 0, 0, 0]
+    points = [0, 0, 0, 0]
+    skipped = False
+    for c in hand:
+        if c == skip and not skipped:
+            skipped = True
+            continue
+        color = CARD_COLOR[c]
+        if color >= 0:
+            count[color] += 1
+            points[color] += CARD_POINTS[c]
+    best = max(range(4), key=lambda k: (count[k], points[k]))
+    if count[best] == 0:
+        return rng.randrange(4)
+    return best
+
+
+def _others(game: Game, seat: int) -> list[int]:
+    return [len(game.hands[s]) for s in range(game.n) if s != seat and game.active[s]]
+
+
+def _card_score(game: Game, seat: int, card: int, danger: bool) -> float:
+    """How much normal likes playing ``card`` now (higher is better)."""
+    hand = game.hands[seat]
+    nxt = game.next_seat(seat)
+    nxt_cards = len(game.hands[nxt])
+    score = 0.0
+    if IS_WILD[card]:
+        # Wild cards are kept for when nothing else fits: they are never stuck in hand.
+        score -= 30.0
+        if card == WILD_DRAW4:
+            held = any(_counts_as_color(game.edition, c, game.color) for c in hand if c != card)
+            if held:
+                score -= 100.0 if nxt_cards > 1 else 0.0
+            if nxt_cards <= 2:
+                score += 40.0
+        elif card == WILD_VICTORY_LAP:
+            score += 15.0 if danger else 0.0
+        elif card == WILD_SUPER_STAR:
+            score -= 15.0  # better saved to bounce a penalty
+        return score + (CARD_POINTS[card] / 2.0 if danger else 0.0)
+    color = CARD_COLOR[card]
+    same = sum(1 for c in hand if CARD_COLOR[c] == color) - 1
+    # Leave the color in force where this hand is strong.
+    score += 3.0 * same
+    score += CARD_POINTS[card] / (2.0 if danger else 10.0)
+    rank = CARD_RANK[card]
+    if rank in (SKIP, DRAW2):
+        score += 25.0 if nxt_cards <= 2 else 3.0
+        if rank == DRAW2:
+            score += 3.0
+    elif rank == REVERSE and game.players > 2:
+        back = game.hands[(seat - game.direction) % game.n]
+        if nxt_cards <= 2 and len(back) > nxt_cards:
+            score += 20.0
+    return score
+
+
+def _normal(game: Game, seat: int, rng: random.Random) -> Action:
+    """Heuristic play: keep wilds, shed points under threat, name the strongest color."""
+    phase = game.phase
+    hand = game.hands[seat]
+    if phase is Phase.COLOR:
+        return Action(seat, "choose_color", color=best_color(hand, rng))
+    if phase is Phase.RESPOND:
+        if WILD_SUPER_STAR in hand:
+            star = best_color(hand, rng, WILD_SUPER_STAR)
+            return Action(seat, "play", WILD_SUPER_STAR, star, _uno(game, seat))
+        if game.pending_card == WILD_DRAW4:
+            chance = illegal_chance(game, knowledge(game, seat))
+            if chance >= CHALLENGE_THRESHOLD:
+                return Action(seat, "challenge")
+        return Action(seat, "accept")
+    if phase is Phase.DRAWN:
+        card = game.drawn
+        named = best_color(hand, rng, card) if IS_WILD[card] else None
+        return Action(seat, "play", card, named, _uno(game, seat))
+    cards = list(dict.fromkeys(game.playable(seat)))
+    if not cards:
+        return Action(seat, "draw")
+    danger = min(_others(game, seat)) <= 2
+    best = max(cards, key=lambda c: _card_score(game, seat, c, danger))
+    color = best_color(hand, rng, best) if IS_WILD[best] else None
+    return Action(seat, "play", best, color, _uno(game, seat))
+
+
+# ----- hard -----
+
+
+def _rollout_policy(game: Game, rng: random.Random) -> None:
+    """The fast policy of the rollouts: a random playable card (the `random` policy's rules)."""
+    seat = game.current
+    phase = game.phase
+    if phase is TURN:
+        mask = MATCHES[game.color * CARD_KINDS + game.discard[-1]]
+        cards = [c for c in game.hands[seat] if mask[c]]
+        if cards:
+            card = cards[int(rng.random() * len(cards))]
+            game.play(seat, card, int(rng.random() * 4) if IS_WILD[card] else None, True)
+        else:
+            game.draw(seat)
+    elif phase is DRAWN:
+        card = game.drawn
+        game.play(seat, card, int(rng.random() * 4) if IS_WILD[card] else None, True)
+    elif phase is RESPOND:
+        game.accept(seat)
+    else:
+        game.choose_color(seat, int(rng.random() * 4))
+
+
+def determinize(game: Game, info: Knowledge, rng: random.Random) -> Game:
+    """A clone where the other hands and the draw pile are one guess consistent with ``info``."""
+    world = game.clone(random.Random(rng.getrandbits(32)))
+    pool = info.unseen[:]
+    shuffle(pool, rng)
+    seat = info.seat
+    others = [s for s in range(game.n) if s != seat and game.hands[s]]
+    hands: dict[int, list[int]] = {s: [] for s in others}
+    # Cards seen in a challenge reveal first, then cards constrained by a draw, then the rest.
+    for s in others:
+        known = info.known.get(s)
+        if known:
+            want = +known
+            for c in list(want.elements()):
+                if len(hands[s]) < len(game.hands[s]) and c in pool:
+                    pool.remove(c)
+                    hands[s].append(c)
+    order = [s for s in others if s in info.voids]
+    rng.shuffle(order)
+    for s in order:
+        count, excluded = info.voids[s]
+        room = min(count, len(game.hands[s]) - len(hands[s]))
+        if room <= 0:
+            continue
+        keep: list[int] = []
+        taken: list[int] = []
+        for c in pool:
+            if len(taken) < room and c not in excluded:
+                taken.append(c)
+            else:
+                keep.append(c)
+        pool = keep
+        hands[s] += taken
+    for s in others:
+        need = len(game.hands[s]) - len(hands[s])
+        hands[s] += pool[len(pool) - need :] if need else []
+        if need:
+            del pool[len(pool) - need :]
+        world.hands[s] = hands[s]
+    world.draw_pile = pool
+    if game.phase is Phase.RESPOND and game.pending_card == WILD_DRAW4:
+        culprit = game.pending_from
+        world.pending_hand = world.hands[culprit][:]
+        before = info.color_before_last_play
+        world.pending_legal = not any(
+            _counts_as_color(game.edition, c, before) for c in world.pending_hand
+        )
+    return world
+
+
+def candidates(game: Game, seat: int, rng: random.Random) -> list[Action]:
+    """The actions worth simulating: every distinct move, wild cards with normal's color only."""
+    hand = game.hands[seat]
+    seen: set[tuple[str, int | None]] = set()
+    result: list[Action] = []
+    for action in game.legal_actions():
+        if action.do == "play" and action.card is not None and IS_WILD[action.card]:
+            key = (action.do, action.card)
+            if key in seen:
+                continue
+            seen.add(key)
+            color = best_color(hand, rng, action.card)
+            action = Action(seat, "play", action.card, color, action.uno)
+        result.append(action)
+    return result
+
+
+def _rollout(world: Game, seat: int, rng: random.Random) -> float:
+    """Play the guess out with random players; 1 for a win, else a small hand-size credit."""
+    steps = 0
+    while world.phase is not Phase.OVER:
+        if steps >= ROLLOUT_STEP_CAP:
+            mine = len(world.hands[seat])
+            least = min(len(world.hands[s]) for s in range(world.n) if s != seat)
+            return 0.5 * least / (least + mine) if least + mine else 0.0
+        _rollout_policy(world, rng)
+        steps += 1
+    return 1.0 if world.winner == seat else 0.0
+
+
+def _hard(
+    game: Game,
+    seat: int,
+    rng: random.Random,
+    clock: Clock,
+    budget_s: float,
+    max_rollouts: int,
+) -> Action:
+    """Average rollouts over many guesses of the hidden cards; best average wins."""
+    start = clock()
+    prior = _normal(game, seat, rng)
+    moves = candidates(game, seat, rng)
+    if len(moves) <= 1:
+        return moves[0] if moves else prior
+    # The heuristic's move, with its color, stands in for the same card in the candidates.
+    for i, move in enumerate(moves):
+        if move.do == prior.do and move.card == prior.card:
+            moves[i] = prior
+    info = knowledge(game, seat)
+    totals = [0.0] * len(moves)
+    samples = 0
+    rollouts = 0
+    while rollouts + len(moves) <= max_rollouts and clock() - start < budget_s:
+        world = determinize(game, info, rng)
+        for i, move in enumerate(moves):
+            trial = world.clone(random.Random(rng.getrandbits(32)))
+            trial.apply(move)
+            totals[i] += _rollout(trial, seat, rng)
+        samples += 1
+        rollouts += len(moves)
+    if not samples:
+        return prior
+    best = max(range(len(moves)), key=lambda i: totals[i])
+    prior_index = moves.index(prior) if prior in moves else -1
+    if prior_index >= 0 and totals[best] - totals[prior_index] <= PRIOR_MARGIN * samples:
+        return prior
+    return moves[best]
+
+
+# ----- the table manager's entry points -----
+
+
+def decide(
+    game: Game,
+    seat: int,
+    level: str,
+    rng: random.Random,
+    clock: Clock = time.perf_counter,
+    budget_s: float = DEFAULT_BUDGET_S,
+    max_rollouts: int = DEFAULT_MAX_ROLLOUTS,
+) -> Action:
+    """The action ``seat`` takes when the game awaits it (turn, drawn, respond or color)."""
+    if game.phase is Phase.OVER or game.current != seat:
+        raise ValueError(f"the game does not await seat {seat}")
+    if level == "easy":
+        return _easy(game, seat, rng)
+    if level == "normal":
+        return _normal(game, seat, rng)
+    if level == "hard":
+        return _hard(game, seat, rng, clock, budget_s, max_rollouts)
+    raise ValueError(f"unknown level {level!r}")
+
+
+def out_of_turn(game: Game, seat: int, level: str, rng: random.Random) -> Action | None:
+    """An UNO call for this seat, or (normal, hard) a catch of someone who forgot, or None."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}")
+    if game.phase is Phase.OVER or not game.active[seat]:
+        return None
+    if len(game.hands[seat]) == 1 and not game.called[seat]:
+        return Action(seat, "call_uno")
+    if level != "easy":
+        target = game.catchable()
+        if target >= 0 and target != seat:
+            return Action(seat, "catch", target=target)
+    return None
+
+
+def policy(level: str) -> Callable[[Game, random.Random], None]:
+    """A `simulate` policy where every seat plays at ``level``."""
+
+    def act(game: Game, rng: random.Random) -> None:
+        game.apply(decide(game, game.current, level, rng))
+
+    act.__doc__ = f"Every seat plays as the {level} computer player."
+    return act
