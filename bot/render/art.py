@@ -6,7 +6,7 @@ import math
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
@@ -142,7 +142,7 @@ _DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Zl", "Zp"}
 
 
 def safe_text(text: str, bold: bool = True, placeholder: str = "?") -> str:
-    """``text`` with the glyphs the font lacks replaced by '?' (runs collapsed) and controls dropped."""
+    """``text`` with missing glyphs as '?' (runs collapsed) and control characters dropped."""
     out: list[str] = []
     for ch in unicodedata.normalize("NFC", text):
         cat = unicodedata.category(ch)
@@ -179,8 +179,14 @@ def fit_text(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
 
 
 def ellipse_points(
-    cx: float, cy: float, rx: float, ry: float, tilt: float = 0.0, start: float = 0.0,
-    end: float = 360.0, steps: int = 96,
+    cx: float,
+    cy: float,
+    rx: float,
+    ry: float,
+    tilt: float = 0.0,
+    start: float = 0.0,
+    end: float = 360.0,
+    steps: int = 96,
 ) -> list[Point]:
     """Points along a (possibly tilted) ellipse arc; angles in degrees."""
     ct, st = math.cos(math.radians(tilt)), math.sin(math.radians(tilt))
@@ -192,7 +198,9 @@ def ellipse_points(
     return pts
 
 
-def star_points(cx: float, cy: float, r: float, inner: float = 0.45, tilt: float = -90) -> list[Point]:
+def star_points(
+    cx: float, cy: float, r: float, inner: float = 0.45, tilt: float = -90
+) -> list[Point]:
     """A five-pointed star."""
     pts: list[Point] = []
     for i in range(10):
@@ -208,7 +216,9 @@ def rotate_points(pts: Iterable[Point], cx: float, cy: float, deg: float) -> lis
     return [(cx + (x - cx) * c - (y - cy) * s, cy + (x - cx) * s + (y - cy) * c) for x, y in pts]
 
 
-def arrow_points(x0: float, y0: float, x1: float, y1: float, width: float, head: float) -> list[Point]:
+def arrow_points(
+    x0: float, y0: float, x1: float, y1: float, width: float, head: float
+) -> list[Point]:
     """A straight arrow from (x0, y0) to (x1, y1) as one polygon."""
     length = math.hypot(x1 - x0, y1 - y0)
     ux, uy = (x1 - x0) / length, (y1 - y0) / length
@@ -245,11 +255,23 @@ def arc_arrow_points(
 
 
 def _text_center(
-    d: ImageDraw.ImageDraw, xy: Point, text: str, size: int, fill: RGB,
-    stroke: int = 0, stroke_fill: RGB = BLACK,
+    d: ImageDraw.ImageDraw,
+    xy: Point,
+    text: str,
+    size: int,
+    fill: RGB,
+    stroke: int = 0,
+    stroke_fill: RGB = BLACK,
 ) -> None:
-    d.text(xy, text, font=font(size), fill=fill, anchor="mm", stroke_width=stroke,
-           stroke_fill=stroke_fill)
+    d.text(
+        xy,
+        text,
+        font=font(size),
+        fill=fill,
+        anchor="mm",
+        stroke_width=stroke,
+        stroke_fill=stroke_fill,
+    )
 
 
 # ----- symbols: each draws centered at (cx, cy) with unit size u (about the symbol's height) ----
@@ -267,18 +289,31 @@ def _skip(d: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill: RGB, th:
 
 def _reverse(d: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill: RGB, th: Theme) -> None:
     w, h, off = u * 0.2, u * 0.32, u * 0.17
-    d.polygon(arrow_points(cx - u * 0.38 - off, cy + u * 0.38 - off, cx + u * 0.38 - off,
-                           cy - u * 0.38 - off, w, h), fill=fill)
-    d.polygon(arrow_points(cx + u * 0.38 + off, cy - u * 0.38 + off, cx - u * 0.38 + off,
-                           cy + u * 0.38 + off, w, h), fill=fill)
+    d.polygon(
+        arrow_points(
+            cx - u * 0.38 - off, cy + u * 0.38 - off, cx + u * 0.38 - off, cy - u * 0.38 - off, w, h
+        ),
+        fill=fill,
+    )
+    d.polygon(
+        arrow_points(
+            cx + u * 0.38 + off, cy - u * 0.38 + off, cx - u * 0.38 + off, cy + u * 0.38 + off, w, h
+        ),
+        fill=fill,
+    )
 
 
 def _mini_card(
     d: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill: RGB, edge: RGB
 ) -> None:
     w, h = u * 0.42, u * 0.62
-    d.rounded_rectangle((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), radius=u * 0.07,
-                        fill=fill, outline=edge, width=max(1, round(u * 0.05)))
+    d.rounded_rectangle(
+        (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2),
+        radius=u * 0.07,
+        fill=fill,
+        outline=edge,
+        width=max(1, round(u * 0.05)),
+    )
 
 
 def _draw2(d: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill: RGB, th: Theme) -> None:
@@ -293,7 +328,9 @@ def _draw4(d: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill: RGB, th
         _mini_card(d, cx + u * dx, cy + u * dy, u * 0.95, th.colors[c], WHITE)
 
 
-def _quad_oval(d: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill: RGB, th: Theme) -> None:
+def _quad_oval(
+    d: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill: RGB, th: Theme
+) -> None:
     rx, ry = u * 0.3, u * 0.5
     for i, c in enumerate((0, 3, 2, 1)):
         pts = ellipse_points(cx, cy, rx, ry, 30, -90 + 90 * i, 90 * i, 24)
@@ -308,12 +345,16 @@ def _loop(d: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill: RGB, th:
     x0, y0 = cx - 2 * s, cy - 1.5 * s
     for i in range(4):
         for j in range(3):
-            d.rectangle((x0 + i * s, y0 + j * s, x0 + (i + 1) * s, y0 + (j + 1) * s),
-                        fill=fill if (i + j) % 2 == 0 else BLACK)
+            d.rectangle(
+                (x0 + i * s, y0 + j * s, x0 + (i + 1) * s, y0 + (j + 1) * s),
+                fill=fill if (i + j) % 2 == 0 else BLACK,
+            )
 
 
 def _star(d: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill: RGB, th: Theme) -> None:
-    d.polygon(star_points(cx, cy, u * 0.55), fill=fill, outline=BLACK, width=max(1, round(u * 0.04)))
+    d.polygon(
+        star_points(cx, cy, u * 0.55), fill=fill, outline=BLACK, width=max(1, round(u * 0.04))
+    )
     d.polygon(star_points(cx, cy, u * 0.22), fill=WHITE)
 
 
@@ -326,7 +367,10 @@ def _pencil(d: ImageDraw.ImageDraw, cx: float, cy: float, u: float, fill: RGB, t
     band = [(-L * 0.72, -w), (-L * 0.55, -w), (-L * 0.55, w), (-L * 0.72, w)]
     eraser = [(-L * 0.95, -w), (-L * 0.72, -w), (-L * 0.72, w), (-L * 0.95, w)]
     parts: list[tuple[list[Point], RGB]] = [
-        (body, fill), (tip, (240, 206, 150)), (lead, BLACK), (band, (190, 190, 200)),
+        (body, fill),
+        (tip, (240, 206, 150)),
+        (lead, BLACK),
+        (band, (190, 190, 200)),
         (eraser, (244, 140, 160)),
     ]
     for pts, color in parts:
@@ -347,11 +391,15 @@ SYMBOLS: dict[str, Symbol] = {
 CORNER_TEXT = {"draw2": "+2", "wild-draw4": "+4"}
 
 
-def color_mark(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, color: str, fill: RGB) -> None:
+def color_mark(
+    d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, color: str, fill: RGB
+) -> None:
     """The color-blind mark of a color: red triangle, yellow circle, green square, blue diamond."""
     if color == "red":
-        d.polygon([(cx, cy - r), (cx + r * 0.95, cy + r * 0.75), (cx - r * 0.95, cy + r * 0.75)],
-                  fill=fill)
+        d.polygon(
+            [(cx, cy - r), (cx + r * 0.95, cy + r * 0.75), (cx - r * 0.95, cy + r * 0.75)],
+            fill=fill,
+        )
     elif color == "yellow":
         d.ellipse((cx - r * 0.85, cy - r * 0.85, cx + r * 0.85, cy + r * 0.85), fill=fill)
     elif color == "green":
@@ -383,10 +431,12 @@ def _frame(th: Theme) -> tuple[Image.Image, Image.Image, Image.Image]:
     card = Image.new("RGB", (MASTER_W, MASTER_H), th.border)
     outer = _card_mask(MASTER_W, MASTER_H, 40)
     inner = Image.new("L", (MASTER_W, MASTER_H), 0)
-    ImageDraw.Draw(inner).rounded_rectangle((22, 22, MASTER_W - 23, MASTER_H - 23), radius=26,
-                                            fill=255)
-    ImageDraw.Draw(card).rounded_rectangle((1, 1, MASTER_W - 2, MASTER_H - 2), radius=40,
-                                           outline=(200, 200, 200), width=3)
+    ImageDraw.Draw(inner).rounded_rectangle(
+        (22, 22, MASTER_W - 23, MASTER_H - 23), radius=26, fill=255
+    )
+    ImageDraw.Draw(card).rounded_rectangle(
+        (1, 1, MASTER_W - 2, MASTER_H - 2), radius=40, outline=(200, 200, 200), width=3
+    )
     return card, inner, outer
 
 
@@ -430,8 +480,15 @@ def _face(code: str, th: Theme) -> Image.Image:
     if rank.isdigit():
         fnt_size = 250
         d.text((cx + 12, cy + 12), rank, font=font(fnt_size), fill=BLACK, anchor="mm")
-        d.text((cx, cy), rank, font=font(fnt_size), fill=fill, anchor="mm", stroke_width=6,
-               stroke_fill=BLACK)
+        d.text(
+            (cx, cy),
+            rank,
+            font=font(fnt_size),
+            fill=fill,
+            anchor="mm",
+            stroke_width=6,
+            stroke_fill=BLACK,
+        )
         if rank in ("6", "9"):
             d.rectangle((cx - 60, cy + 110, cx + 60, cy + 128), fill=fill, outline=BLACK, width=5)
     elif color is not None:
@@ -466,32 +523,60 @@ def _back(edition: Edition, th: Theme) -> Image.Image:
         # Speed streaks and a lap loop with a checkered band: a fast, blue back.
         for i in range(-6, 10):
             x = i * 60
-            d.polygon([(x, MASTER_H), (x + 26, MASTER_H), (x + 26 + 300, 0), (x + 300, 0)],
-                      fill=th.back_accent if i % 2 else (40, 90, 200))
-        d.polygon(ellipse_points(cx, cy, 150, 262, 30), fill=(10, 30, 100), outline=WHITE,
-                  width=12)
-        band = rotate_points([(cx - 170, cy - 24), (cx + 170, cy - 24), (cx + 170, cy + 24),
-                              (cx - 170, cy + 24)], cx, cy, -60)
+            d.polygon(
+                [(x, MASTER_H), (x + 26, MASTER_H), (x + 26 + 300, 0), (x + 300, 0)],
+                fill=th.back_accent if i % 2 else (40, 90, 200),
+            )
+        d.polygon(ellipse_points(cx, cy, 150, 262, 30), fill=(10, 30, 100), outline=WHITE, width=12)
+        band = rotate_points(
+            [(cx - 170, cy - 24), (cx + 170, cy - 24), (cx + 170, cy + 24), (cx - 170, cy + 24)],
+            cx,
+            cy,
+            -60,
+        )
         d.polygon(band, fill=WHITE)
         s = 16
         for i in range(-10, 10):
             for j in range(3):
                 if (i + j) % 2:
-                    sq = [(cx + i * s, cy - 24 + j * s), (cx + (i + 1) * s, cy - 24 + j * s),
-                          (cx + (i + 1) * s, cy - 24 + (j + 1) * s), (cx + i * s, cy - 24 + (j + 1) * s)]
+                    sq = [
+                        (cx + i * s, cy - 24 + j * s),
+                        (cx + (i + 1) * s, cy - 24 + j * s),
+                        (cx + (i + 1) * s, cy - 24 + (j + 1) * s),
+                        (cx + i * s, cy - 24 + (j + 1) * s),
+                    ]
                     if abs(cx + i * s - cx) < 170:
                         d.polygon(rotate_points(sq, cx, cy, -60), fill=BLACK)
-        d.polygon(arc_arrow_points(cx, cy, 110, 150, 470, 34, 50), fill=th.back_accent,
-                  outline=WHITE, width=4)
+        d.polygon(
+            arc_arrow_points(cx, cy, 110, 150, 470, 34, 50),
+            fill=th.back_accent,
+            outline=WHITE,
+            width=4,
+        )
     elif edition is Edition.MARIO:
         # A warm back strewn with gold stars around one big star.
-        spots = [(70, 80, 30), (320, 70, 26), (60, 300, 22), (340, 310, 24), (90, 520, 28),
-                 (320, 530, 30), (200, 60, 18), (200, 545, 18), (40, 190, 16), (360, 190, 16),
-                 (40, 420, 16), (360, 420, 16)]
+        spots = [
+            (70, 80, 30),
+            (320, 70, 26),
+            (60, 300, 22),
+            (340, 310, 24),
+            (90, 520, 28),
+            (320, 530, 30),
+            (200, 60, 18),
+            (200, 545, 18),
+            (40, 190, 16),
+            (360, 190, 16),
+            (40, 420, 16),
+            (360, 420, 16),
+        ]
         for x, y, r in spots:
             d.polygon(star_points(x, y, r), fill=th.back_accent)
-        d.polygon(ellipse_points(cx, cy, 140, 250, 30), fill=th.back_detail, outline=th.back_accent,
-                  width=10)
+        d.polygon(
+            ellipse_points(cx, cy, 140, 250, 30),
+            fill=th.back_detail,
+            outline=th.back_accent,
+            width=10,
+        )
         d.polygon(star_points(cx + 8, cy + 10, 130), fill=(120, 30, 20))
         d.polygon(star_points(cx, cy, 130), fill=th.back_accent, outline=(120, 30, 20), width=6)
         d.polygon(star_points(cx, cy, 55), fill=WHITE)
@@ -500,13 +585,17 @@ def _back(edition: Edition, th: Theme) -> Image.Image:
         d.polygon(ellipse_points(cx, cy, 150, 262, 30), outline=th.back_detail, width=8)
         for i, c in enumerate((0, 3, 2, 1)):
             a = math.radians(-90 + 90 * i + 30)
-            x, y = cx + 70 * math.cos(a), cy + 70 * math.sin(a)
-            d.polygon([(x, y - 44), (x + 34, y), (x, y + 44), (x - 34, y)], fill=th.colors[c],
-                      outline=WHITE, width=5)
+            px, py = cx + 70 * math.cos(a), cy + 70 * math.sin(a)
+            d.polygon(
+                [(px, py - 44), (px + 34, py), (px, py + 44), (px - 34, py)],
+                fill=th.colors[c],
+                outline=WHITE,
+                width=5,
+            )
     return face
 
 
-@lru_cache(maxsize=None)
+@cache
 def master(code: str, edition: Edition) -> Image.Image:
     """The full-size RGBA sprite of a face (or ``back``), drawn once per process."""
     th = THEMES[edition]
@@ -523,7 +612,9 @@ def card_size(width: int) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=2048)
-def card_image(code: str, edition: Edition | str, width: int = 120, dim: bool = False) -> Image.Image:
+def card_image(
+    code: str, edition: Edition | str, width: int = 120, dim: bool = False
+) -> Image.Image:
     """A card face (or ``back``) as an RGBA image ``width`` pixels wide, without shadow."""
     if code != BACK and code not in CODES:
         raise KeyError(code)
@@ -532,8 +623,11 @@ def card_image(code: str, edition: Edition | str, width: int = 120, dim: bool = 
         # Unplayable cards: faded toward grey so the playable ones stand out.
         alpha = img.getchannel("A")
         grey = img.convert("L").convert("RGB")
-        faded = Image.blend(Image.blend(img.convert("RGB"), grey, 0.6), Image.new(
-            "RGB", img.size, (70, 70, 70)), 0.45)
+        faded = Image.blend(
+            Image.blend(img.convert("RGB"), grey, 0.6),
+            Image.new("RGB", img.size, (70, 70, 70)),
+            0.45,
+        )
         faded.putalpha(alpha)
         img = faded
     return img
@@ -548,7 +642,7 @@ def shadow_pad(width: int) -> int:
 def card_sprite(
     code: str, edition: Edition | str, width: int, angle: int = 0, dim: bool = False
 ) -> Image.Image:
-    """A card with its drop shadow, rotated ``angle`` degrees; the image center is the card center."""
+    """A card with its drop shadow, rotated ``angle`` degrees; its center is the card's center."""
     card = card_image(code, edition, width, dim)
     pad = shadow_pad(width)
     off = max(2, width // 30)
@@ -577,15 +671,21 @@ def draw_color_mark(
 
 
 def draw_symbol(
-    d: ImageDraw.ImageDraw, name: str, cx: float, cy: float, u: float, fill: RGB,
+    d: ImageDraw.ImageDraw,
+    name: str,
+    cx: float,
+    cy: float,
+    u: float,
+    fill: RGB,
     edition: Edition | str = Edition.CLASSIC,
 ) -> None:
     """Draw one of the card symbols (skip, reverse, draw2, wild kinds) as a vector shape."""
     SYMBOLS[name](d, cx, cy, u, fill, theme(edition))
 
 
-def sheet(edition: Edition | str, width: int = 120, columns: int = 13,
-          codes: Sequence[str] | None = None) -> Image.Image:
+def sheet(
+    edition: Edition | str, width: int = 120, columns: int = 13, codes: Sequence[str] | None = None
+) -> Image.Image:
     """Every card of an edition (and its back) on one picture, for the demo and the docs."""
     th = theme(edition)
     faces = [*(codes or edition_cards(edition)), BACK]

@@ -33,11 +33,21 @@ def fixed_palette(
         if cached is not None:
             return cached
         exact = list(dict.fromkeys(reserved))
-        sampled = source().convert("RGB").quantize(
-            colors=256 - len(exact), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+        sampled = (
+            source()
+            .convert("RGB")
+            .quantize(
+                colors=256 - len(exact), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+            )
         )
         flat = [v for color in exact for v in color]
-        flat += (sampled.getpalette() or [])[: 3 * (256 - len(exact))]
+        values = (sampled.getpalette() or [])[: 3 * (256 - len(exact))]
+        for i in range(0, len(values) - 2, 3):
+            near = values[i : i + 3]
+            # Pillow maps through a coarse color cache: a sampled color this close to a reserved
+            # one could win its cache cell, so the reserved colors keep their neighbourhood.
+            if all(sum(abs(a - b) for a, b in zip(near, c, strict=True)) > 24 for c in exact):
+                flat += near
         flat += [0] * (768 - len(flat))
         palette = Image.new("P", (1, 1))
         palette.putpalette(flat)
@@ -102,8 +112,15 @@ def text(
     stroke_fill: RGB = (0, 0, 0),
 ) -> None:
     """Draw text in the shipped font."""
-    d.text(xy, value, font=font(size, bold), fill=fill, anchor=anchor, stroke_width=stroke,
-           stroke_fill=stroke_fill)
+    d.text(
+        xy,
+        value,
+        font=font(size, bold),
+        fill=fill,
+        anchor=anchor,
+        stroke_width=stroke,
+        stroke_fill=stroke_fill,
+    )
 
 
 def pill(

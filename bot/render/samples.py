@@ -69,12 +69,13 @@ def sample_table(
 def sample_hand(cards: int = 7, edition: Edition = Edition.CLASSIC) -> HandView:
     """A hand of ``cards`` cards in display order, every other one playable."""
     deck = edition_cards(edition)
-    step = max(1, len(deck) // cards) if cards <= len(deck) else 1
+    step = max(1, len(deck) // max(1, cards)) if cards <= len(deck) else 1
     codes = [deck[(i * step + i // len(deck)) % len(deck)] for i in range(cards)]
     order = {c: i for i, c in enumerate(deck)}
     codes.sort(key=lambda c: order[c])
-    playable = tuple(c.startswith("wild") or c.startswith("green") or c.endswith("-2")
-                     for c in codes)
+    playable = tuple(
+        c.startswith("wild") or c.startswith("green") or c.endswith("-2") for c in codes
+    )
     return HandView(
         edition=edition,
         seat=0,

@@ -47,16 +47,20 @@ def _background(edition: Edition) -> Image.Image:
     cx, cy = CENTER
     rx, ry = w / 2 - 12, h / 2 - 14
     d.ellipse((cx - rx, cy - ry, cx + rx, cy + ry), fill=th.rim)
-    d.ellipse((cx - rx + 4, cy - ry + 4, cx + rx - 4, cy + ry - 4),
-              fill=mix(th.rim, (255, 255, 255), 0.18))
+    d.ellipse(
+        (cx - rx + 4, cy - ry + 4, cx + rx - 4, cy + ry - 4),
+        fill=mix(th.rim, (255, 255, 255), 0.18),
+    )
     d.ellipse((cx - rx + 14, cy - ry + 14, cx + rx - 14, cy + ry - 14), fill=th.felt_edge)
     # Concentric ellipses fake a spotlight on the felt; drawn once per edition.
     steps = 24
     for i in range(steps):
         t = i / steps
         ex, ey = (rx - 20) * (1 - t * 0.75), (ry - 20) * (1 - t * 0.75)
-        d.ellipse((cx - ex, cy - ey, cx + ex, cy + ey),
-                  fill=mix(th.felt_edge, mix(th.felt, (255, 255, 255), 0.12), min(1.0, t * 1.6)))
+        d.ellipse(
+            (cx - ex, cy - ey, cx + ex, cy + ey),
+            fill=mix(th.felt_edge, mix(th.felt, (255, 255, 255), 0.12), min(1.0, t * 1.6)),
+        )
     return img
 
 
@@ -107,8 +111,9 @@ def _uno_badge(d: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
     text(d, (cx, cy), "UNO!", 13, WHITE, anchor="mm")
 
 
-def _seat(img: Image.Image, d: ImageDraw.ImageDraw, seat: SeatView, cx: float, cy: float,
-          edition: Edition) -> None:
+def _seat(
+    img: Image.Image, d: ImageDraw.ImageDraw, seat: SeatView, cx: float, cy: float, edition: Edition
+) -> None:
     th = art.THEMES[edition]
     w, h = PLATE_SIZE
     box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
@@ -121,8 +126,11 @@ def _seat(img: Image.Image, d: ImageDraw.ImageDraw, seat: SeatView, cx: float, c
     if seat.current and seat.active:
         glow = (box[0] - 6, box[1] - 6, box[2] + 6, box[3] + 6)
         d.rounded_rectangle(glow, radius=20, fill=mix(th.accent, th.felt, 0.35))
-    d.rounded_rectangle((box[0] + 3, box[1] + 4, box[2] + 3, box[3] + 4), radius=15,
-                        fill=mix(th.felt_edge, (0, 0, 0), 0.6))
+    d.rounded_rectangle(
+        (box[0] + 3, box[1] + 4, box[2] + 3, box[3] + 4),
+        radius=15,
+        fill=mix(th.felt_edge, (0, 0, 0), 0.6),
+    )
     d.rounded_rectangle(box, radius=15, fill=fill, outline=outline, width=2)
     left = box[0] + 12
     name_w = w - 24 - (40 if seat.computer else 0)
@@ -159,14 +167,30 @@ def _swatch(d: ImageDraw.ImageDraw, view: PublicView) -> None:
         color = th.color(view.color)
         d.rectangle(COLOR_SWATCH_BOX, fill=color)
         art.draw_color_mark(d, x0 + 34, (y0 + y1) / 2, 9, view.color, WHITE)
-        text(d, (x0 + 48, (y0 + y1) / 2), view.color.upper(), 16, WHITE, anchor="lm",
-             stroke=2, stroke_fill=mix(color, (0, 0, 0), 0.5))
+        text(
+            d,
+            (x0 + 48, (y0 + y1) / 2),
+            view.color.upper(),
+            16,
+            WHITE,
+            anchor="lm",
+            stroke=2,
+            stroke_fill=mix(color, (0, 0, 0), 0.5),
+        )
     else:
         quarter = (x1 - x0) / 4
         for i, c in enumerate(th.colors):
             d.rectangle((x0 + i * quarter, y0, x0 + (i + 1) * quarter, y1), fill=c)
-        text(d, ((x0 + x1) / 2, (y0 + y1) / 2), "choosing…", 15, WHITE, anchor="mm", stroke=2,
-             stroke_fill=(0, 0, 0))
+        text(
+            d,
+            ((x0 + x1) / 2, (y0 + y1) / 2),
+            "choosing…",
+            15,
+            WHITE,
+            anchor="mm",
+            stroke=2,
+            stroke_fill=(0, 0, 0),
+        )
 
 
 def _piles(img: Image.Image, d: ImageDraw.ImageDraw, view: PublicView) -> list[str]:
@@ -176,12 +200,17 @@ def _piles(img: Image.Image, d: ImageDraw.ImageDraw, view: PublicView) -> list[s
     dx, dy = DRAW_PILE_CENTER
     if view.draw_pile > 0:
         for i in range(min(4, 1 + view.draw_pile // 12)):
-            art.paste_center(img, art.card_sprite(BACK, view.edition, PILE_CARD_WIDTH), dx - i * 2,
-                             dy - i * 3)
+            art.paste_center(
+                img, art.card_sprite(BACK, view.edition, PILE_CARD_WIDTH), dx - i * 2, dy - i * 3
+            )
     else:
         w, h = art.card_size(PILE_CARD_WIDTH)
-        d.rounded_rectangle((dx - w / 2, dy - h / 2, dx + w / 2, dy + h / 2), radius=10,
-                            outline=mix(th.felt, WHITE, 0.4), width=3)
+        d.rounded_rectangle(
+            (dx - w / 2, dy - h / 2, dx + w / 2, dy + h / 2),
+            radius=10,
+            outline=mix(th.felt, WHITE, 0.4),
+            width=3,
+        )
     pill(d, (dx - 52, dy + 94, dx + 52, dy + 124), (20, 20, 24), WHITE)
     text(d, (dx, dy + 109), f"{view.draw_pile} left", 16, WHITE, anchor="mm")
     cx, cy = DISCARD_CENTER
@@ -194,8 +223,9 @@ def _piles(img: Image.Image, d: ImageDraw.ImageDraw, view: PublicView) -> list[s
         depth = first + i
         angle = PILE_ANGLES[depth % len(PILE_ANGLES)]
         ox, oy = PILE_OFFSETS[depth % len(PILE_OFFSETS)]
-        art.paste_center(img, art.card_sprite(code, view.edition, PILE_CARD_WIDTH, angle),
-                         cx + ox, cy + oy)
+        art.paste_center(
+            img, art.card_sprite(code, view.edition, PILE_CARD_WIDTH, angle), cx + ox, cy + oy
+        )
         drawn.append(code)
     if view.pending:
         label = "+4" if view.pending == "wild-draw4" else "+2"

@@ -1,0 +1,72 @@
+"""Card art: every face of every edition, the backs, the font and names the font lacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine.cards import CODES, WILD_NAMES, Edition, edition_deck
+from bot.render import art
+from bot.render.common import name_text
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_every_card_of_the_edition_has_a_face_and_a_back(edition: Edition) -> None:
+    deck = {CODES[c] for c in edition_deck(edition)}
+    assert set(art.edition_cards(edition)) == deck
+    for code in (*deck, art.BACK):
+        img = art.card_image(code, edition, 60)
+        assert img.size == art.card_size(60) and img.mode == "RGBA"
+        assert img.getchannel("A").getextrema() == (0, 255)
+
+
+def test_special_wilds_differ_from_each_other_and_editions_differ_by_back() -> None:
+    faces = {art.card_image(w, Edition.MARIO, 60).tobytes() for w in WILD_NAMES}
+    assert len(faces) == len(WILD_NAMES)
+    backs = {art.card_image(art.BACK, e, 60).tobytes() for e in Edition}
+    assert len(backs) == len(Edition)
+
+
+def test_colors_carry_distinct_color_blind_marks() -> None:
+    corners = {
+        art.card_image(f"{c}-5", Edition.CLASSIC, 120)
+        .crop((8, 30, 30, 50))
+        .convert("L")
+        .point(lambda v: 255 if v > 200 else 0)
+        .tobytes()
+        for c in ("red", "yellow", "green", "blue")
+    }
+    assert len(corners) == 4
+
+
+def test_unknown_card_code_is_refused() -> None:
+    with pytest.raises(KeyError):
+        art.card_image("purple-3", Edition.CLASSIC, 60)
+
+
+def test_font_ships_with_its_licence() -> None:
+    assert art.FONT_REGULAR.is_file() and art.FONT_BOLD.is_file()
+    assert (art.ART_DIR / "LICENSE-DejaVu.txt").is_file()
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Crème", "Crème"),
+        ("Gökhan", "Gökhan"),
+        ("Ёжик", "Ёжик"),
+        ("**bold** `x`", "**bold** `x`"),
+        ("名前", "?"),
+        ("Zoë 👩‍👩‍👧", "Zoë ?"),
+        ("a\x00b\u200bc", "abc"),
+        ("e\u0301", "é"),
+    ],
+)
+def test_names_keep_what_the_font_has_and_degrade_the_rest(name: str, expected: str) -> None:
+    assert art.safe_text(name) == expected
+
+
+def test_unreadable_or_long_names_fall_back_and_fit() -> None:
+    assert name_text("🎉🎉", 20, 200, fallback="Player 3") == "Player 3"
+    assert name_text("", 20, 200) == "Player"
+    long = name_text("A" * 200, 20, 150)
+    assert long.endswith("…") and art.font(20).getlength(long) <= 150
