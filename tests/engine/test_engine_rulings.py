@@ -610,3 +610,12 @@ def test_decks_hold_exactly_the_editions_cards(edition: Edition) -> None:
     }[edition]
     for name in ("wild-victory-lap", "wild-super-star", "wild-custom"):
         assert codes.count(name) == extras.get(name, 0)
+
+
+def test_bounce_with_ones_last_card_sends_the_penalty_back_and_wins() -> None:
+    game = three("mario", ["wild-draw4"])
+    give(game, 2, ["wild-super-star"])
+    play(game, 1, "wild-draw4", "green")
+    events = play(game, 2, "wild-super-star")  # the last card needs no color
+    assert draws(events) == [(1, 4, "bounce")] and game.winner == 2
+    assert game.points == [0, 0, hand_points(game, 0) + hand_points(game, 1)]
