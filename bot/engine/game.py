@@ -719,9 +719,9 @@ class Game:
             "pending": [self.pending_card, self.pending_from, self.pending_legal],
             "pending_hand": list(self.pending_hand),
             "winner": self.winner,
-            "points": self.points,
+            "points": list(self.points) if self.points is not None else None,
             "rng": [state[0], list(state[1]), state[2]],
-            "events": self.events,
+            "events": list(self.events),  # a copy: a saved state must not change with the game
         }
 
     @classmethod

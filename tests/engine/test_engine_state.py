@@ -192,3 +192,13 @@ def test_engine_and_renderer_never_import_discord_or_aiosqlite(package: str) -> 
     for path in sorted(folder.rglob("*.py")):
         banned = _imports(path) & {"discord", "aiosqlite"}
         assert not banned, f"{path.relative_to(ROOT)} imports {sorted(banned)}"
+
+
+def test_saved_states_do_not_change_with_the_game() -> None:
+    match = Match(RuleSet(Edition.CLASSIC, target=None), 3, random.Random(30))
+    saved = json.dumps(match.to_dict())
+    game_dict, match_dict = match.game.to_dict(), match.to_dict()
+    game_saved = json.dumps(game_dict)
+    play_on(match.game, 10_000, 1)
+    match.finish_round()
+    assert json.dumps(game_dict) == game_saved and json.dumps(match_dict) == saved
