@@ -4,8 +4,8 @@ Run: python bench/ai.py [--rounds 10000] [--hard-rounds 300] [--budget 0.12] [--
 
 Seat 0 plays at the level under test against three opponents (``random`` or ``normal``); the
 dealer rotates with the round number so that no seat keeps the first turn. Every round is seeded
-from (seed, edition, matchup, round number), so a run is repeatable and may be split over
-processes. Decision times are wall-clock per call of ``ai.decide`` for seat 0.
+from (seed, edition, opponents, round number): every level meets the same deals, and a run is
+repeatable and may be split over processes. Decision times are wall-clock per ``ai.decide`` call.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ def play(
     wins = 0
     times: list[float] = []
     for index in range(first, first + count):
-        rng = random.Random(f"{seed}:{edition}:{level}:{opponents}:{index}")
+        # The same deals for every level: the levels are compared on identical rounds.
+        rng = random.Random(f"{seed}:{edition}:{opponents}:{index}")
         deck = base[:]
         shuffle(deck, rng)
         game = Game(ed, SEATS, index % SEATS, deck, random.Random(rng.getrandbits(32)))

@@ -42,8 +42,8 @@ ROLLOUT_STEP_CAP = 600
 # Challenge a Wild Draw Four from this estimated chance that it was illegal: losing a challenge
 # costs 2 extra cards, winning one moves 4 cards to the culprit and keeps the turn.
 CHALLENGE_THRESHOLD = 0.3
-# Hard keeps normal's choice unless a rollout average beats it by more than this (noise guard).
-PRIOR_MARGIN = 0.01
+# Hard keeps normal's choice unless another move's rollouts beat it by this many standard errors.
+PRIOR_Z = 1.0
 
 Clock = Callable[[], float]
 
@@ -84,9 +84,16 @@ def knowledge(game: Game, seat: int) -> Knowledge:
     # A seat that draws at its turn is taken to hold nothing playable (the random policy and
     # most people draw only when stuck); cards drawn since then are unconstrained.
     void_at: dict[int, tuple[frozenset[int], int]] = {}  # seat -> (excluded, drawn since)
-    events = game.events
-    for event in events:
+    drawer = -1  # a seat that just drew at its turn: what comes next tells about that card
+    for event in game.events:
         kind = event["type"]
+        if drawer >= 0:
+            # The drawn card was played (it is gone) or, unless kept by a pass, did not fit
+            # either: in both cases it no longer counts as an unconstrained card.
+            if not (kind == "pass" and event["seat"] == drawer):
+                excluded, since = void_at[drawer]
+                void_at[drawer] = (excluded, since - 1)
+            drawer = -1
         if kind == "play" or kind == "bounce":
             card = CARD_INDEX[event["card"]]
             who = event["seat"]
@@ -104,8 +111,9 @@ def knowledge(game: Game, seat: int) -> Knowledge:
             color = COLOR_INDEX[event["color"]]
         elif kind == "draw":
             who = event["seat"]
-            if event["reason"] == "draw" and who != seat and top >= 0:
+            if event["reason"] == "draw" and who != seat and top >= 0 and event["count"]:
                 void_at[who] = (_excluded(color, top), 0)
+                drawer = who
             if who in void_at:
                 excluded, since = void_at[who]
                 void_at[who] = (excluded, since + int(event["count"]))
@@ -120,7 +128,7 @@ def knowledge(game: Game, seat: int) -> Knowledge:
         count = len(game.hands[who]) - since
         if count > 0:
             info.voids[who] = (count, excluded)
-    if not events and len(game.discard) > 1:
+    if not game.events and len(game.discard) > 1:
         below = game.discard[-2]
         before = CARD_COLOR[below]
     info.color_before_last_play = before
@@ -276,24 +284,40 @@ def _normal(game: Game, seat: int, rng: random.Random) -> Action:
 
 
 def _rollout_policy(game: Game, rng: random.Random) -> None:
-    """The fast policy of the rollouts: a random playable card (the `random` policy's rules)."""
+    """The fast policy of the rollouts: a random playable colored card before any wild card."""
     seat = game.current
     phase = game.phase
+    hand = game.hands[seat]
     if phase is TURN:
         mask = MATCHES[game.color * CARD_KINDS + game.discard[-1]]
-        cards = [c for c in game.hands[seat] if mask[c]]
+        cards = [c for c in hand if mask[c]]
         if cards:
-            card = cards[int(rng.random() * len(cards))]
-            game.play(seat, card, int(rng.random() * 4) if IS_WILD[card] else None, True)
+            # Most players keep their wild cards; modelling that matters more than speed here.
+            plain = [c for c in cards if not IS_WILD[c]]
+            pick = plain or cards
+            card = pick[int(rng.random() * len(pick))]
+            color = _quick_color(hand, rng) if IS_WILD[card] else None
+            game.play(seat, card, color, True)
         else:
             game.draw(seat)
     elif phase is DRAWN:
         card = game.drawn
-        game.play(seat, card, int(rng.random() * 4) if IS_WILD[card] else None, True)
+        game.play(seat, card, _quick_color(hand, rng) if IS_WILD[card] else None, True)
     elif phase is RESPOND:
-        game.accept(seat)
+        if WILD_SUPER_STAR in hand:
+            game.play(seat, WILD_SUPER_STAR, _quick_color(hand, rng), True)
+        else:
+            game.accept(seat)
     else:
-        game.choose_color(seat, int(rng.random() * 4))
+        game.choose_color(seat, _quick_color(hand, rng))
+
+
+def _quick_color(hand: list[int], rng: random.Random) -> int:
+    """The color of a random colored card in hand (most held colors most likely), else any."""
+    colored = [CARD_COLOR[c] for c in hand if not IS_WILD[c]]
+    if colored:
+        return colored[int(rng.random() * len(colored))]
+    return int(rng.random() * 4)
 
 
 def determinize(game: Game, info: Knowledge, rng: random.Random) -> Game:
@@ -395,24 +419,30 @@ def _hard(
         if move.do == prior.do and move.card == prior.card:
             moves[i] = prior
     info = knowledge(game, seat)
-    totals = [0.0] * len(moves)
-    samples = 0
+    results: list[list[float]] = [[] for _ in moves]
     rollouts = 0
     while rollouts + len(moves) <= max_rollouts and clock() - start < budget_s:
         world = determinize(game, info, rng)
         for i, move in enumerate(moves):
             trial = world.clone(random.Random(rng.getrandbits(32)))
             trial.apply(move)
-            totals[i] += _rollout(trial, seat, rng)
-        samples += 1
+            results[i].append(_rollout(trial, seat, rng))
         rollouts += len(moves)
-    if not samples:
+    samples = len(results[0])
+    if samples < 2:
         return prior
+    totals = [sum(r) for r in results]
     best = max(range(len(moves)), key=lambda i: totals[i])
-    prior_index = moves.index(prior) if prior in moves else -1
-    if prior_index >= 0 and totals[best] - totals[prior_index] <= PRIOR_MARGIN * samples:
-        return prior
-    return moves[best]
+    if prior not in moves:
+        return moves[best]
+    # The same guesses served every move, so the paired differences tell signal from noise.
+    base = results[moves.index(prior)]
+    diffs = [a - b for a, b in zip(results[best], base, strict=True)]
+    mean = sum(diffs) / samples
+    spread = sum((d - mean) ** 2 for d in diffs) / (samples - 1)
+    if mean > PRIOR_Z * (spread / samples) ** 0.5:
+        return moves[best]
+    return prior
 
 
 # ----- the table manager's entry points -----
