@@ -857,6 +857,7 @@ class GatewaySession:
     request: web.Request
     compress: bool
     intents: int = 0
+    shard: list[int] | None = None
     seq: int = 0
     ready: bool = False
     alive: bool = True
@@ -1060,6 +1061,12 @@ class FakeDiscord:
     ) -> FakeChannel:
         channel = self._new_channel(guild, name, type, parent.id if parent else None)
         channel.overwrites = overwrites or []
+        if channel.is_thread:
+            # A thread a user started (the bot's own threads come from the REST routes).
+            if parent is None:
+                raise ValueError("threads need a parent channel")
+            channel.owner_id = guild.owner_id
+            channel.thread_members.add(guild.owner_id)
         event = "THREAD_CREATE" if channel.is_thread else "CHANNEL_CREATE"
         await self._broadcast(event, lambda s: channel.to_payload())
         return channel
@@ -1254,6 +1261,7 @@ class FakeDiscord:
                 await session.ws.close(code=4004, message=b"Authentication failed.")
                 return
             session.intents = int(data.get("intents", 0))
+            session.shard = data.get("shard")  # sharded clients identify as [id, count]
             self.sessions[session.session_id] = session
             await session.send({"op": OP_DISPATCH, "t": "READY", "d": self._ready_payload(session)})
             session.ready = True
@@ -1280,7 +1288,9 @@ class FakeDiscord:
         # OP_PRESENCE and others: ignored.
 
     def _ready_payload(self, session: GatewaySession) -> JSON:
+        extra: JSON = {"shard": session.shard} if session.shard else {}
         return {
+            **extra,
             "v": 10,
             "user": {**self.bot_user.to_payload(), "verified": True, "mfa_enabled": False},
             "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
@@ -2020,11 +2030,16 @@ class FakeDiscord:
         existing = self.commands.setdefault(scope, {}).get(cmd["name"])
         stored = {
             "type": 1,
-            "default_member_permissions": None,
             "nsfw": False,
             "description": "",
             "options": [],
             **cmd,
+            # Discord answers with permissions as a string.
+            "default_member_permissions": (
+                None
+                if cmd.get("default_member_permissions") is None
+                else str(cmd["default_member_permissions"])
+            ),
             "id": existing["id"] if existing else str(self.snowflake()),
             "application_id": str(self.application_id),
             "version": str(self.snowflake()),

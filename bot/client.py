@@ -1,0 +1,95 @@
+"""UnoBot: opens storage, restores tables, loads the cogs and syncs the slash commands."""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.storage import Storage
+from bot.tables.manager import TableManager
+from bot.tables.scheduler import Scheduler
+
+log = logging.getLogger(__name__)
+
+
+class UnoBot(commands.AutoShardedBot):
+    """The Discord client; state lives in ``tables`` (the TableManager), not here."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        storage: Storage | None = None,
+        scheduler: Scheduler | None = None,
+        rng: random.Random | None = None,
+        edit_interval: float = 1.0,
+        computer_delay: tuple[float, float] = (1.2, 2.4),
+        **options: Any,
+    ) -> None:
+        from cogs.errors import UnoTree
+
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.none() | discord.Intents(guilds=True),
+            allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=UnoTree,
+            help_command=None,
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) or None,
+            **options,
+        )
+        self.settings = settings
+        self.storage = storage
+        self._owns_storage = storage is None
+        self.edit_interval = edit_interval
+        self.tables = TableManager(
+            None,
+            scheduler=scheduler or Scheduler(),
+            rng=rng,
+            computer_delay=computer_delay,
+            brain=_brain(),
+        )
+        self.uno_handler: Any = None
+
+    async def setup_hook(self) -> None:
+        if self.storage is None:
+            self.storage = await Storage.open(self.settings.database_path)
+        self.tables.storage = self.storage
+        from cogs.ui.items import DYNAMIC_ITEMS
+        from cogs.uno import UnoCog
+
+        uno = UnoCog(self)
+        self.uno_handler = uno
+        await self.add_cog(uno)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        restored = await self.tables.restore()
+        for table in restored:
+            if table.match is not None:
+                uno.board.request(table)  # refresh its message once connected
+        log.info("restored %d tables", len(restored))
+        if self.settings.sync_commands:
+            for guild_id in self.settings.dev_guild_ids:
+                guild = discord.Object(guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            if not self.settings.dev_guild_ids:
+                await self.tree.sync()
+
+    async def close(self) -> None:
+        await self.tables.close()
+        await super().close()
+        if self.storage is not None and self._owns_storage:
+            await self.storage.close()
+
+
+def _brain() -> Any:
+    try:
+        from bot.tables.computer import think
+    except ImportError:
+        return None
+    return think

@@ -1,0 +1,76 @@
+"""Settings read once from the environment (``.env`` is loaded by ``bot.__main__`` only)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class ConfigError(ValueError):
+    """A setting is missing or malformed; the message says which and how to fix it."""
+
+
+class Secret(str):
+    """A string whose repr never shows its value, so a token cannot leak into logs."""
+
+    def __repr__(self) -> str:
+        return "Secret('********')"
+
+
+def _int_list(raw: str, name: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in raw.replace(" ", "").split(",") if part)
+    except ValueError:
+        raise ConfigError(f"{name} must be a comma-separated list of numbers") from None
+
+
+def _optional_int(raw: str | None, name: str) -> int | None:
+    if raw is None or raw.strip() == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot needs to run."""
+
+    token: Secret = field(repr=False)
+    database_path: Path = Path("data/uno.db")
+    dev_guild_ids: tuple[int, ...] = ()  # sync commands to these guilds at once (development)
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] = ()
+    log_level: str = "INFO"
+    sync_commands: bool = True
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Build settings from ``env`` (the process environment by default)."""
+        source = os.environ if env is None else env
+        token = source.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot token"
+            )
+        shard_ids = _int_list(source.get("SHARD_IDS", ""), "SHARD_IDS")
+        shard_count = _optional_int(source.get("SHARD_COUNT"), "SHARD_COUNT")
+        if shard_ids and shard_count is None:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT too")
+        if shard_count is not None and any(not 0 <= s < shard_count for s in shard_ids):
+            raise ConfigError("every SHARD_IDS entry must be below SHARD_COUNT")
+        level = source.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+            raise ConfigError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        return cls(
+            token=Secret(token),
+            database_path=Path(source.get("DATABASE_PATH", "data/uno.db").strip() or "data/uno.db"),
+            dev_guild_ids=_int_list(source.get("DEV_GUILD_IDS", ""), "DEV_GUILD_IDS"),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+            log_level=level,
+            sync_commands=source.get("SYNC_COMMANDS", "1").strip() not in {"0", "false", "no"},
+        )

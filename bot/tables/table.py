@@ -1,0 +1,160 @@
+"""A table: the seats (Discord users or computers), the match, its messages and its version."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from bot.engine import Match, RuleSet
+
+LOG_LINES = 6
+
+
+class Status(StrEnum):
+    """Where a table is in its life."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    ROUND_OVER = "round_over"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(slots=True)
+class Seat:
+    """Who sits at a seat: a Discord user, or a computer player (``computer`` is its level)."""
+
+    user_id: int
+    name: str
+    computer: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"user_id": self.user_id, "name": self.name, "computer": self.computer}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Seat:
+        return cls(int(data["user_id"]), str(data["name"]), data.get("computer"))
+
+
+@dataclass(slots=True)
+class Table:
+    """All the state of one game; only the TableManager changes it, under the table's lock."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int  # where the lobby was posted
+    host_id: int
+    rules: RuleSet
+    seats: list[Seat] = field(default_factory=list)
+    status: Status = Status.LOBBY
+    version: int = 1
+    thread_id: int | None = None  # the game's thread, when the bot could open one
+    lobby_message_id: int | None = None
+    table_message_id: int | None = None
+    match: Match | None = None
+    seed: int = 0
+    log: list[str] = field(default_factory=list)
+    uno_armed: list[int] = field(default_factory=list)  # seats calling UNO with their next play
+    deadline: float | None = None  # when the awaited seat's time runs out (turn timers)
+    timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
+    created_at: float = 0.0
+    started_at: float | None = None
+    next_round_at: float | None = None
+    recorded: bool = False
+
+    @property
+    def game_channel_id(self) -> int:
+        """Where the table message lives: the thread, or the lobby's channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of a Discord user at this table, or None."""
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id and seat.computer is None:
+                return index
+        return None
+
+    def active_seat_of(self, user_id: int) -> int | None:
+        """The seat of a user still playing (not left), or None."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            return None
+        if self.match is not None and not self.match.active[seat]:
+            return None
+        return seat
+
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    def humans(self) -> list[int]:
+        return [seat.user_id for seat in self.seats if seat.computer is None]
+
+    def note(self, line: str) -> None:
+        """Add a line to the table's recent actions."""
+        self.log.append(line)
+        del self.log[:-LOG_LINES]
+
+    def bump(self) -> int:
+        """A new version: every button drawn before this one is out of date."""
+        self.version += 1
+        return self.version
+
+    def to_record(self) -> str:
+        """The whole table as JSON text, for the storage."""
+        return json.dumps(
+            {
+                "table_id": self.table_id,
+                "guild_id": self.guild_id,
+                "channel_id": self.channel_id,
+                "host_id": self.host_id,
+                "rules": self.rules.to_dict(),
+                "seats": [s.to_dict() for s in self.seats],
+                "status": self.status.value,
+                "version": self.version,
+                "thread_id": self.thread_id,
+                "lobby_message_id": self.lobby_message_id,
+                "table_message_id": self.table_message_id,
+                "match": self.match.to_dict() if self.match is not None else None,
+                "seed": self.seed,
+                "log": self.log,
+                "uno_armed": self.uno_armed,
+                "deadline": self.deadline,
+                "timeouts": {str(k): v for k, v in self.timeouts.items()},
+                "created_at": self.created_at,
+                "started_at": self.started_at,
+                "next_round_at": self.next_round_at,
+                "recorded": self.recorded,
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_record(cls, text: str) -> Table:
+        """Rebuild a table saved by ``to_record``."""
+        data = json.loads(text)
+        match = data.get("match")
+        return cls(
+            table_id=str(data["table_id"]),
+            guild_id=int(data["guild_id"]),
+            channel_id=int(data["channel_id"]),
+            host_id=int(data["host_id"]),
+            rules=RuleSet.from_dict(data["rules"]),
+            seats=[Seat.from_dict(s) for s in data["seats"]],
+            status=Status(data["status"]),
+            version=int(data["version"]),
+            thread_id=data.get("thread_id"),
+            lobby_message_id=data.get("lobby_message_id"),
+            table_message_id=data.get("table_message_id"),
+            match=Match.from_dict(match) if match is not None else None,
+            seed=int(data.get("seed", 0)),
+            log=list(data.get("log", [])),
+            uno_armed=[int(s) for s in data.get("uno_armed", [])],
+            deadline=data.get("deadline"),
+            timeouts={int(k): int(v) for k, v in data.get("timeouts", {}).items()},
+            created_at=float(data.get("created_at", 0.0)),
+            started_at=data.get("started_at"),
+            next_round_at=data.get("next_round_at"),
+            recorded=bool(data.get("recorded", False)),
+        )

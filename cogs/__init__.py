@@ -1,0 +1,1 @@
+"""The Discord layer: slash commands, message layouts and button handlers."""

@@ -1,0 +1,1 @@
+"""Message layouts (Components V2) and the dynamic buttons that drive tables."""

@@ -1,0 +1,52 @@
+"""The /uno rules and /uno help texts."""
+
+from __future__ import annotations
+
+from bot.engine.cards import EDITION_TITLES, Edition
+from bot.tables.narrate import safe_text
+
+COMMON = (
+    "• Match the top card by **color**, **number** or **symbol**; wild cards go on anything.\n"
+    "• Instead of playing you may **draw** one card; if it fits you may play it at once.\n"
+    "• **Skip**: the next player misses a turn. **Reverse**: play changes direction "
+    "(with two players it acts as a skip). **Draw Two**: the next player draws 2 and is skipped.\n"
+    "• **Wild Draw Four**: the next player draws 4 and is skipped, or **challenges**: if the "
+    "player held a card of the color in force, they draw 4 instead; if not, the challenger "
+    "draws 6.\n"
+    "• Call **UNO!** with your next-to-last card (press UNO! in your hand first). Until the next "
+    "player acts, anyone may **Catch** you: you draw 2.\n"
+    "• Going out scores the cards left in the other hands: numbers at face value, action "
+    "cards 20, wild cards 50."
+)
+
+EXTRA = {
+    Edition.CLASSIC: "",
+    Edition.SONIC: (
+        "\n• **Wild Victory Lap**: every other player draws 1 card; you name the color.\n"
+        "• In a challenge, any other wild card in the hand also counts as the color in force.\n"
+        "• An action card turned up first is ignored; the dealer is chosen at random."
+    ),
+    Edition.MARIO: (
+        "\n• **Super Star**: a wild card, or **bounce** a Draw Two or Wild Draw Four played on "
+        "you back to its player (they draw instead). A Draw Two must be accepted or bounced.\n"
+        "• **Wild Customizable**: a wild card that announces the table's house rule."
+    ),
+}
+
+HELP_TEXT = (
+    "## 🎴 UNO\n"
+    "`/uno new` opens a lobby: friends press **Join**, the host presses **Start**. The game "
+    "runs in a thread. Press **Show my hand** to see your cards privately and play by clicking "
+    "them. Press **UNO!** before playing your next-to-last card.\n\n"
+    "**Commands**: `/uno new`, `/uno hand`, `/uno leave`, `/uno end` (host or Manage Server), "
+    "`/uno kick` (host), `/uno rules`, `/uno help`, `/uno leaderboard`, `/uno stats`, "
+    "`/uno history`."
+)
+
+
+def rules_summary(edition: Edition, house_rule: str = "") -> str:
+    """The rules of ``edition`` in a few lines (well under Discord's 2000 characters)."""
+    text = f"## {EDITION_TITLES[edition]}\n{COMMON}{EXTRA[edition]}"
+    if house_rule:
+        text += f"\n• This table's house rule: {safe_text(house_rule)}"
+    return text

@@ -1,0 +1,31 @@
+"""A first whole path through the bot: lobby, start, hand, a card played."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.conftest import BotRunner
+from tests.e2e.fake_discord import FakeDiscord, FakeGuild
+from tests.e2e.uno_helpers import open_hand, start_bot, table_message
+
+
+async def test_lobby_start_and_play(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    channel = fake_guild.default_channel
+    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", channel)
+    alice = await fake_discord.create_member(fake_guild, "alice", global_name="Crème")
+    bob = await fake_discord.create_member(fake_guild, "bob", global_name="Bob @everyone")
+    itx = await fake_discord.slash(alice, channel, "uno new", {"edition": "classic"})
+    lobby = (await itx.response()).message
+    assert lobby is not None and "Crème" in lobby.text
+    await (await fake_discord.click(bob, lobby, lobby.button("Join"))).response()
+    assert "Bob" in lobby.text
+    await (await fake_discord.click(alice, lobby, lobby.button("Start"))).response()
+    thread = (await fake_discord.wait_for(lambda: fake_discord.threads_of(channel)))[0]
+    table = await fake_discord.wait_for(lambda: table_message(fake_discord, thread))
+    assert "table.png" in table.attachments[0].filename
+    hand = await open_hand(fake_discord, alice, table)
+    assert hand.is_ephemeral and "Your hand" in hand.text
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()

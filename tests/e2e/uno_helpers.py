@@ -1,0 +1,65 @@
+"""Helpers to drive the real UnoBot through the fake Discord, as players would."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.client import UnoBot
+from bot.config import Secret, Settings
+from bot.storage import Storage
+from bot.tables.scheduler import ManualScheduler
+from tests.e2e.conftest import BotRunner, RunningBot
+from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+
+
+@dataclass
+class Harness:
+    """A running bot plus the fake world it lives in."""
+
+    fake: FakeDiscord
+    runner: BotRunner
+    bot: UnoBot
+    running: RunningBot
+    scheduler: ManualScheduler
+    storage: Storage
+    channel: FakeChannel
+
+
+async def start_bot(
+    fake: FakeDiscord,
+    runner: BotRunner,
+    db_path: Path,
+    channel: FakeChannel,
+    seed: int = 7,
+    scheduler: ManualScheduler | None = None,
+) -> Harness:
+    """Start a UnoBot on a SQLite file, with hand-driven timers and a seeded table generator."""
+    storage = await Storage.open(db_path)
+    scheduler = scheduler or ManualScheduler()
+    bot = UnoBot(
+        Settings(token=Secret(fake.token), database_path=db_path),
+        storage=storage,
+        scheduler=scheduler,
+        rng=random.Random(seed),
+        edit_interval=0.0,
+        computer_delay=(1.0, 1.0),
+    )
+    running = await runner.start(bot)
+    return Harness(fake, runner, bot, running, scheduler, storage, channel)
+
+
+def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
+    """The newest public message with a "Show my hand" button in the channel."""
+    for msg in reversed(fake.public_messages(channel)):
+        if any(b.label == "Show my hand" for b in msg.buttons):
+            return msg
+    return None
+
+
+async def open_hand(fake: FakeDiscord, user: FakeUser, table: FakeMessage) -> FakeMessage:
+    """Press "Show my hand" and return the ephemeral hand message."""
+    itx = await fake.click(user, table, table.button("Show my hand"))
+    await itx.response()
+    return await itx.followup(0)
