@@ -1,0 +1,203 @@
+"""Typed records the storage layer takes and returns; no SQL and no driver types here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Edition = Literal["classic", "sonic", "mario"]
+ScoringName = Literal["standard", "lowest"]
+LeaderboardSort = Literal["rating", "wins", "points"]
+
+EDITIONS: tuple[Edition, ...] = ("classic", "sonic", "mario")
+ALL_TIME = 0  # the season number under which all-time standings are kept
+FORMER_PLAYER_ID = 0
+FORMER_PLAYER_NAME = "Former player"
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """A live table as the table layer serialised it; the version only goes up."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    version: int
+    state: str  # JSON text owned by the table layer
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlayer:
+    """One seat of a finished match."""
+
+    user_id: int
+    name: str
+    seat: int
+    points: int  # final total
+    place: int  # 1 = winner; ties share a place
+    computer: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A finished match as the table layer hands it over; match_uid makes recording idempotent."""
+
+    match_uid: str
+    guild_id: int
+    channel_id: int
+    edition: Edition
+    scoring: ScoringName
+    target: int | None
+    started_at: float
+    finished_at: float
+    rounds: list[list[int]]  # per round, per seat: points added that round
+    events: list[dict[str, Any]]
+    players: list[MatchPlayer]
+    winners: list[int]  # user ids
+    # Per round, the seat that went out (None: nobody); derived from the points when omitted.
+    round_winners: list[int | None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """A league season of one server; season 1 exists implicitly (started_at None)."""
+
+    guild_id: int
+    number: int
+    name: str | None
+    started_at: float | None
+    ended_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """One line of a leaderboard page."""
+
+    rank: int
+    user_id: int
+    name: str
+    matches: int
+    wins: int
+    win_rate: float
+    points: int
+    rating: float  # openskill ordinal (mu - 3 sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """A page of a leaderboard and the number of ranked players in all."""
+
+    guild_id: int
+    season: int | None  # None: all time
+    sort: LeaderboardSort
+    offset: int
+    total: int
+    rows: list[LeaderboardRow]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """One member's standing in a season or all time."""
+
+    guild_id: int
+    user_id: int
+    name: str
+    season: int | None  # None: all time
+    rank: int  # by rating
+    matches: int
+    wins: int
+    win_rate: float
+    points: int
+    rounds_won: int
+    best_round: int  # most points in one round of a standard-scoring match
+    rating: float
+    mu: float
+    sigma: float
+    favourite_edition: Edition | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """A seat of a recorded match as stored, with its rating change when rated."""
+
+    user_id: int
+    name: str
+    seat: int
+    points: int
+    place: int
+    computer: bool
+    winner: bool
+    rating_before: float | None
+    rating_after: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A line of the match history."""
+
+    match_id: int
+    season: int
+    edition: Edition
+    scoring: ScoringName
+    finished_at: float
+    duration: float
+    rounds: int
+    players: int
+    winners: list[PlayerResult]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    """One round of a match: points added per seat, running totals and who went out."""
+
+    number: int
+    points: list[int]
+    totals: list[int]
+    winner_seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchDetail:
+    """Everything recorded about one match."""
+
+    match_id: int
+    match_uid: str
+    guild_id: int
+    channel_id: int
+    season: int
+    edition: Edition
+    scoring: ScoringName
+    target: int | None
+    started_at: float
+    finished_at: float
+    players: list[PlayerResult]  # by seat
+    rounds: list[RoundSummary]
+    events: list[dict[str, Any]]
+
+    @property
+    def duration(self) -> float:
+        """Seconds from the deal to the last card."""
+        return self.finished_at - self.started_at
+
+    @property
+    def winners(self) -> list[PlayerResult]:
+        """The players who won the match."""
+        return [p for p in self.players if p.winner]
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's defaults for new tables and the league."""
+
+    guild_id: int
+    edition: Edition = "classic"
+    scoring: ScoringName = "standard"
+    target: int | None = 500
+    turn_seconds: int | None = None  # None: no turn timer
+    timeout_action: str = "draw_pass"
+    timeouts_before_removal: int = 3
+    lobby_minutes: int = 15
+    computers_allowed: bool = True
+    computer_level: str = "normal"
+    computers_rated: bool = False

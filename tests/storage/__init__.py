@@ -1,0 +1,1 @@
+"""Tests of bot.storage on real temporary SQLite files."""
