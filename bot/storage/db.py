@@ -85,22 +85,20 @@ WHERE name IS NOT excluded.name
 
 _UPSERT_STANDING = """
 INSERT INTO standings (guild_id, season, user_id, matches, wins, points, rounds_won, best_round,
-                       mu, sigma, ordinal)
-VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (guild_id, season, user_id) DO UPDATE SET
+                       matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal)
+VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (guild_id, user_id, season) DO UPDATE SET
     matches = matches + 1,
     wins = wins + excluded.wins,
     points = points + excluded.points,
     rounds_won = rounds_won + excluded.rounds_won,
     best_round = MAX(best_round, excluded.best_round),
+    matches_classic = matches_classic + excluded.matches_classic,
+    matches_sonic = matches_sonic + excluded.matches_sonic,
+    matches_mario = matches_mario + excluded.matches_mario,
     mu = excluded.mu,
     sigma = excluded.sigma,
     ordinal = excluded.ordinal
-"""
-
-_UPSERT_EDITION = """
-INSERT INTO edition_counts (guild_id, season, user_id, edition, matches) VALUES (?, ?, ?, ?, 1)
-ON CONFLICT (guild_id, season, user_id, edition) DO UPDATE SET matches = matches + 1
 """
 
 _SAVE_SETTINGS = """
@@ -563,24 +561,20 @@ class Storage:
         def work(conn: sqlite3.Connection) -> PlayerStats | None:
             row = conn.execute(
                 "SELECT s.matches, s.wins, s.points, s.rounds_won, s.best_round, s.mu, s.sigma, "
-                "s.ordinal, COALESCE(n.name, '') FROM standings s LEFT JOIN player_names n "
+                "s.ordinal, COALESCE(n.name, ''), s.matches_classic, s.matches_sonic, "
+                "s.matches_mario FROM standings s LEFT JOIN player_names n "
                 "ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
                 "WHERE s.guild_id = ? AND s.season = ? AND s.user_id = ?",
                 (guild_id, scope, user_id),
             ).fetchone()
             if row is None:
                 return None
-            matches, wins, points, rounds_won, best_round, mu, sigma, ordinal, name = row
+            matches, wins, points, rounds_won, best_round, mu, sigma, ordinal, name = row[:9]
             ahead = conn.execute(
                 "SELECT COUNT(*) FROM standings WHERE guild_id = ? AND season = ? "
                 "AND (ordinal > ? OR (ordinal = ? AND user_id < ?))",
                 (guild_id, scope, ordinal, ordinal, user_id),
             ).fetchone()[0]
-            favourite = conn.execute(
-                "SELECT edition FROM edition_counts WHERE guild_id = ? AND season = ? "
-                "AND user_id = ? ORDER BY matches DESC, edition LIMIT 1",
-                (guild_id, scope, user_id),
-            ).fetchone()
             return PlayerStats(
                 guild_id=guild_id,
                 user_id=user_id,
@@ -596,7 +590,7 @@ class Storage:
                 rating=ordinal,
                 mu=mu,
                 sigma=sigma,
-                favourite_edition=cast(Edition, favourite[0]) if favourite else None,
+                favourite_edition=_favourite(row[9:12]),
             )
 
         return await self._run(work, "read the player's stats", write=False, transaction=True)
@@ -680,7 +674,7 @@ class Storage:
                 "(SELECT match_id FROM matches WHERE guild_id = ?)",
                 (FORMER_PLAYER_ID, FORMER_PLAYER_NAME, user_id, guild_id),
             ).rowcount
-            for table in ("standings", "edition_counts", "player_names"):
+            for table in ("standings", "player_names"):
                 changed += conn.execute(
                     f"DELETE FROM {table} WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
                 ).rowcount
@@ -831,7 +825,7 @@ def _record_match(conn: sqlite3.Connection, *, record: MatchRecord, table_id: st
     ranked_ids = {p.user_id for p in ranked}
     seat_rows = []
     standing_rows = []
-    edition_rows = []
+    edition_flags = [int(edition == record.edition) for edition in EDITIONS]
     for p in record.players:
         rated = p.user_id in ranked_ids
         won = p.user_id in winners
@@ -865,19 +859,26 @@ def _record_match(conn: sqlite3.Connection, *, record: MatchRecord, table_id: st
                     p.points,
                     rounds_won,
                     best_round,
+                    *edition_flags,
                     mu,
                     sigma,
                     mu - 3 * sigma,
                 )
             )
-            edition_rows.append((guild, scope, p.user_id, record.edition))
     conn.executemany(_INSERT_MATCH_PLAYER, seat_rows)
     conn.executemany(_UPSERT_NAME, [(guild, p.user_id, p.name) for p in record.players])
     conn.executemany(_UPSERT_STANDING, standing_rows)
-    conn.executemany(_UPSERT_EDITION, edition_rows)
     if table_id is not None:
         conn.execute("DELETE FROM live_tables WHERE table_id = ?", (table_id,))
     return True
+
+
+def _favourite(counts: tuple[int, ...]) -> Edition | None:
+    """The edition with the most matches (earlier in EDITIONS on a tie), None if none."""
+    best = max(counts, default=0)
+    if best <= 0:
+        return None
+    return EDITIONS[counts.index(best)]
 
 
 def _keys(scopes: tuple[int, int], ranked: list[Any]) -> list[tuple[int, int]]:
@@ -928,14 +929,10 @@ def _export(conn: sqlite3.Connection, *, guild_id: int, now: float) -> dict[str,
     ).fetchall()
     standings = conn.execute(
         "SELECT s.season, s.user_id, COALESCE(n.name, ''), s.matches, s.wins, s.points, "
-        "s.rounds_won, s.best_round, s.mu, s.sigma, s.ordinal FROM standings s "
+        "s.rounds_won, s.best_round, s.matches_classic, s.matches_sonic, s.matches_mario, "
+        "s.mu, s.sigma, s.ordinal FROM standings s "
         "LEFT JOIN player_names n ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
         "WHERE s.guild_id = ? ORDER BY s.season, s.ordinal DESC, s.user_id",
-        (guild_id,),
-    ).fetchall()
-    editions = conn.execute(
-        "SELECT season, user_id, edition, matches FROM edition_counts WHERE guild_id = ? "
-        "ORDER BY season, user_id, edition",
         (guild_id,),
     ).fetchall()
     names = conn.execute(
@@ -982,6 +979,7 @@ def _export(conn: sqlite3.Connection, *, guild_id: int, now: float) -> dict[str,
         "points",
         "rounds_won",
         "best_round",
+        *(f"matches_{edition}" for edition in EDITIONS),
         "mu",
         "sigma",
         "rating",
@@ -994,8 +992,5 @@ def _export(conn: sqlite3.Connection, *, guild_id: int, now: float) -> dict[str,
         or [asdict(Season(guild_id, 1, None, None, None))],
         "players": [{"user_id": u, "name": n} for u, n in names],
         "standings": [dict(zip(standing_keys, s, strict=True)) for s in standings],
-        "edition_counts": [
-            {"season": s, "user_id": u, "edition": e, "matches": m} for s, u, e, m in editions
-        ],
         "matches": matches,
     }

@@ -177,7 +177,7 @@ def recompute(matches: list[MatchRecord]) -> dict[tuple[int, int, int], dict[str
                 rows[m.guild_id, scope, p.user_id].update(mu=team[0].mu, sigma=team[0].sigma)
     for key, row in rows.items():
         top = max(editions[key].values())
-        row["favourite"] = min(e for e, n in editions[key].items() if n == top)
+        row["favourite"] = next(e for e in ("classic", "sonic", "mario") if editions[key][e] == top)
     return rows
 
 
@@ -262,8 +262,8 @@ async def test_forget_user_anonymises_history_and_drops_standings(storage: Stora
     await storage.record_match(make_match("m3", [(1, 100), (2, 0)], guild_id=9))
     other_before = await storage.player_stats(1, 3)
     changed = await storage.forget_user(1, 2)
-    # 2 seats + 2 standings rows (season, all time) + 2 edition rows + 1 name
-    assert changed == 7
+    # 2 seats + 2 standings rows (season, all time) + 1 name
+    assert changed == 5
     assert await storage.player_stats(1, 2) is None
     assert await storage.player_stats(9, 2) is not None  # other servers keep their records
     assert await storage.player_stats(1, 3) == other_before
@@ -293,7 +293,7 @@ async def test_export_contains_everything_of_one_server(storage: Storage) -> Non
         (0, 1), (0, 2), (1, 1), (1, 2)
     }  # fmt: skip
     assert {p["user_id"] for p in data["players"]} == {1, 2}
-    assert data["edition_counts"][0]["edition"] == "sonic"
+    assert data["standings"][0]["matches_sonic"] == 1
 
 
 async def test_latest_display_name_wins(storage: Storage) -> None:

@@ -73,35 +73,31 @@ CREATE TABLE match_players (
     rating_after  REAL,
     PRIMARY KEY (match_id, seat)
 ) WITHOUT ROWID;
--- forget_user finds a member's seats without scanning every match.
-CREATE INDEX match_players_by_user ON match_players (user_id, match_id);
 
--- Kept up to date by record_match; season 0 holds the all-time rows.
+-- Kept up to date by record_match; season 0 holds the all-time rows. Matches per edition are
+-- columns, not rows, so a recorded match touches one row per player and scope.
 CREATE TABLE standings (
-    guild_id   INTEGER NOT NULL,
-    season     INTEGER NOT NULL,
-    user_id    INTEGER NOT NULL,
-    matches    INTEGER NOT NULL,
-    wins       INTEGER NOT NULL,
-    points     INTEGER NOT NULL,
-    rounds_won INTEGER NOT NULL,
-    best_round INTEGER NOT NULL,
-    mu         REAL NOT NULL,
-    sigma      REAL NOT NULL,
-    ordinal    REAL NOT NULL,
-    PRIMARY KEY (guild_id, season, user_id)
+    guild_id        INTEGER NOT NULL,
+    season          INTEGER NOT NULL,
+    user_id         INTEGER NOT NULL,
+    matches         INTEGER NOT NULL,
+    wins            INTEGER NOT NULL,
+    points          INTEGER NOT NULL,
+    rounds_won      INTEGER NOT NULL,
+    best_round      INTEGER NOT NULL,
+    matches_classic INTEGER NOT NULL,
+    matches_sonic   INTEGER NOT NULL,
+    matches_mario   INTEGER NOT NULL,
+    mu              REAL NOT NULL,
+    sigma           REAL NOT NULL,
+    ordinal         REAL NOT NULL,
+    -- A player's season and all-time rows share a page, so a match dirties one page, not two.
+    PRIMARY KEY (guild_id, user_id, season)
 ) WITHOUT ROWID;
--- One index per leaderboard sort, so a page is an index range walk with no sort step.
+-- A leaderboard page walks one of these and stops after offset + limit rows. Wins and points
+-- sorts break ties by rating with a small sort inside each run of equal values: keeping
+-- ordinal out of those two indexes means a match rewrites their entries only for players
+-- whose wins or points changed, not for everyone whose rating moved.
 CREATE INDEX standings_by_rating ON standings (guild_id, season, ordinal DESC, user_id);
-CREATE INDEX standings_by_wins ON standings (guild_id, season, wins DESC, ordinal DESC, user_id);
-CREATE INDEX standings_by_points ON standings (guild_id, season, points DESC, ordinal DESC, user_id);
-
--- Matches per edition, for "favourite edition"; a row per edition keeps new editions cheap.
-CREATE TABLE edition_counts (
-    guild_id INTEGER NOT NULL,
-    season   INTEGER NOT NULL,
-    user_id  INTEGER NOT NULL,
-    edition  TEXT NOT NULL,
-    matches  INTEGER NOT NULL,
-    PRIMARY KEY (guild_id, season, user_id, edition)
-) WITHOUT ROWID;
+CREATE INDEX standings_by_wins ON standings (guild_id, season, wins DESC);
+CREATE INDEX standings_by_points ON standings (guild_id, season, points DESC);
