@@ -186,6 +186,23 @@ async def measure(
     return results
 
 
+async def second_season(path: Path, seed: int, calls: int, events: int) -> dict[str, Any]:
+    """record_match once a second season runs: season and all-time ratings then differ."""
+    rng = random.Random(seed)
+    store = await Storage.open(path)
+    try:
+        await store.start_season(BIG_GUILD, "Bench season 2")
+        # Give the sampled players season-2 ratings that differ from their all-time ones.
+        for i in range(calls):
+            await store.record_match(ten_player_match(rng, f"warm-{seed}-{i}", events))
+        records = [ten_player_match(rng, f"s2-{seed}-{i}", events) for i in range(calls)]
+        return {
+            "record_match_10_players": await timed(calls, lambda i: store.record_match(records[i]))
+        }
+    finally:
+        await store.close()
+
+
 def query_plan(path: Path) -> list[str]:
     """How SQLite runs the rating leaderboard page (it must walk standings_by_rating)."""
     with sqlite3.connect(path) as conn:
@@ -221,6 +238,9 @@ async def main() -> None:
             report[f"synchronous_{mode}"] = await measure(
                 path, mode, args.seed + offset, args.calls, args.events
             )
+        report["second_season_NORMAL"] = await second_season(
+            path, args.seed + 7, args.calls, args.events
+        )
         report["db_bytes"] = path.stat().st_size
         report["leaderboard_plan"] = query_plan(path)
     print(json.dumps(report, indent=2))

@@ -570,10 +570,13 @@ class Storage:
             if row is None:
                 return None
             matches, wins, points, rounds_won, best_round, mu, sigma, ordinal, name = row[:9]
+            # Two range counts on standings_by_rating; one OR condition would make SQLite (with
+            # statistics) merge two index scans into a rowset, ten times slower.
             ahead = conn.execute(
-                "SELECT COUNT(*) FROM standings WHERE guild_id = ? AND season = ? "
-                "AND (ordinal > ? OR (ordinal = ? AND user_id < ?))",
-                (guild_id, scope, ordinal, ordinal, user_id),
+                "SELECT (SELECT COUNT(*) FROM standings WHERE guild_id = ?1 AND season = ?2 "
+                "AND ordinal > ?3) + (SELECT COUNT(*) FROM standings WHERE guild_id = ?1 "
+                "AND season = ?2 AND ordinal = ?3 AND user_id < ?4)",
+                (guild_id, scope, ordinal, user_id),
             ).fetchone()[0]
             return PlayerStats(
                 guild_id=guild_id,
@@ -815,10 +818,15 @@ def _record_match(conn: sqlite3.Connection, *, record: MatchRecord, table_id: st
     after = dict(before)
     if len(ranked) >= 2:
         ranks = [float(p.place) for p in ranked]
-        for scope in scopes:
-            teams = [[_RATING_MODEL.rating(*before[scope, p.user_id])] for p in ranked]
-            for player, team in zip(ranked, _RATING_MODEL.rate(teams, ranks=ranks), strict=True):
-                after[scope, player.user_id] = (team[0].mu, team[0].sigma)
+        season_in = [before[season, p.user_id] for p in ranked]
+        all_time_in = [before[ALL_TIME, p.user_id] for p in ranked]
+        season_out = _rate(season_in, ranks)
+        # In a server's first season both ratings are the same numbers; the update is
+        # deterministic, so one computation serves both (it is a third of this function's time).
+        all_time_out = season_out if all_time_in == season_in else _rate(all_time_in, ranks)
+        for player, new_season, new_all_time in zip(ranked, season_out, all_time_out, strict=True):
+            after[season, player.user_id] = new_season
+            after[ALL_TIME, player.user_id] = new_all_time
 
     winners = set(record.winners)
     standard = record.scoring == "standard"
@@ -871,6 +879,12 @@ def _record_match(conn: sqlite3.Connection, *, record: MatchRecord, table_id: st
     if table_id is not None:
         conn.execute("DELETE FROM live_tables WHERE table_id = ?", (table_id,))
     return True
+
+
+def _rate(ratings: list[tuple[float, float]], ranks: list[float]) -> list[tuple[float, float]]:
+    """Plackett-Luce update of one player per team from the finishing order (ties allowed)."""
+    teams = [[_RATING_MODEL.rating(mu, sigma)] for mu, sigma in ratings]
+    return [(team[0].mu, team[0].sigma) for team in _RATING_MODEL.rate(teams, ranks=ranks)]
 
 
 def _favourite(counts: tuple[int, ...]) -> Edition | None:

@@ -315,3 +315,20 @@ async def test_malformed_matches_are_rejected_before_storage(storage: Storage) -
     with pytest.raises(ValueError):
         await storage.record_match(make_match("bad", [(1, 100), (2, 0)], rounds=[[100]]))
     assert await storage.recent_matches(1) == []
+
+
+async def test_season_and_all_time_ratings_follow_their_own_histories(storage: Storage) -> None:
+    model = PlackettLuce()
+    await storage.record_match(make_match("m1", [(1, 100), (2, 0)]))
+    await storage.start_season(1)
+    await storage.record_match(make_match("m2", [(2, 100), (1, 0)]))
+    a, b = model.rating(), model.rating()
+    [[a], [b]] = model.rate([[a], [b]], ranks=[1, 2])
+    [[b_all], [a_all]] = model.rate([[b], [a]], ranks=[1, 2])
+    [[b_s2], [a_s2]] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    for user, all_time, season in ((1, a_all, a_s2), (2, b_all, b_s2)):
+        got_all = await storage.player_stats(1, user)
+        got_season = await storage.player_stats(1, user, season=2)
+        assert got_all and got_season
+        assert (got_all.mu, got_all.sigma) == pytest.approx((all_time.mu, all_time.sigma))
+        assert (got_season.mu, got_season.sigma) == pytest.approx((season.mu, season.sigma))
