@@ -29,8 +29,12 @@ from tests.e2e.fake_discord import FakeDiscord, FakeGuild
 class RunningBot:
     client: discord.Client
     task: asyncio.Task[None]
-    session_id: str | None = None
     stopped: bool = False
+
+    @property
+    def session_id(self) -> str | None:
+        """Current gateway session (changes when the client reconnects)."""
+        return self.client.ws.session_id if self.client.ws else None
 
 
 class _ErrorCollector(logging.Handler):
@@ -65,14 +69,16 @@ class BotRunner:
         *,
         timeout: float = 10.0,
         guild_ready_timeout: float = 0.05,
+        reconnect: bool = True,
     ) -> RunningBot:
         """Log in (runs setup_hook, e.g. tree sync), connect in a background task and wait
-        for READY. Raises whatever login/connect raised."""
+        for READY. Raises whatever login/connect raised. With `reconnect` (as in production)
+        the client reconnects when the fake drops its gateway connection."""
         # discord.py waits this long after the last GUILD_CREATE before READY (default 2 s);
         # the fake sends all guilds back to back, so a short wait is enough.
         client._connection.guild_ready_timeout = guild_ready_timeout
         await asyncio.wait_for(client.login(self.fake.token), timeout)
-        task = asyncio.create_task(client.connect(reconnect=False), name=f"bot-{id(client)}")
+        task = asyncio.create_task(client.connect(reconnect=reconnect), name=f"bot-{id(client)}")
         ready = asyncio.create_task(client.wait_until_ready())
         done, _ = await asyncio.wait(
             {task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
@@ -83,9 +89,20 @@ class BotRunner:
                 task.result()  # re-raise the connection error
             task.cancel()
             raise AssertionError(f"bot not ready within {timeout}s")
-        running = RunningBot(client, task, client.ws.session_id if client.ws else None)
+        running = RunningBot(client, task)
+        task.add_done_callback(lambda t: self._connection_ended(running, t))
         self.bots.append(running)
         return running
+
+    def _connection_ended(self, bot: RunningBot, task: asyncio.Task[None]) -> None:
+        if task.cancelled() or task.exception() is None:
+            return
+        # The gateway loop crashed (e.g. a payload discord.py cannot parse): surface it in
+        # `errors` and cut the session so the next simulated interaction fails fast.
+        logging.getLogger("discord").error("bot connection task crashed", exc_info=task.exception())
+        for session in list(self.fake.sessions.values()):
+            if session.session_id == bot.session_id:
+                self.fake.drop_session(session.session_id)
 
     async def stop(self, bot: RunningBot) -> None:
         """Clean shutdown: `client.close()` (cogs unloaded, websocket closed with 1000)."""
@@ -106,10 +123,11 @@ class BotRunner:
             return
         bot.stopped = True
         client = bot.client
+        session_id = bot.session_id
         bot.task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await bot.task
-        self.fake.drop_session(bot.session_id)
+        self.fake.drop_session(session_id)
         # Release what the OS would have reclaimed from a dead process: the heartbeat thread
         # and the HTTP connection pool. None of this runs bot code.
         keep_alive = getattr(client.ws, "_keep_alive", None)

@@ -9,6 +9,7 @@ Commands (one `/demo` group):
 - `/demo secret`           ephemeral reply.
 - `/demo image`            deferred reply, then followups: a V2 view with a PNG in a
                             MediaGallery (attachment://card.png), then an ephemeral text.
+- `/demo card`             immediate V2 reply with a PNG (multipart callback).
 - `/demo form`             opens a modal (Label-wrapped and legacy text inputs).
 - `/demo announce text`    channel message, edit it, thread from it, message in the thread.
 - `/demo slow`             answers after `bot.slow_delay` seconds (ack deadline tests).
@@ -144,6 +145,12 @@ async def image(interaction: discord.Interaction[Any]) -> None:
     file = discord.File(io.BytesIO(make_png()), filename="card.png")
     await interaction.followup.send(view=ImageView(), file=file)
     await interaction.followup.send("Image sent", ephemeral=True)
+
+
+@demo.command(name="card", description="Immediate V2 reply with an image")
+async def card(interaction: discord.Interaction[Any]) -> None:
+    file = discord.File(io.BytesIO(make_png(color="blue")), filename="card.png")
+    await interaction.response.send_message(view=ImageView(), file=file)
 
 
 @demo.command(name="form", description="Open a modal")

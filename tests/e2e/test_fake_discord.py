@@ -388,3 +388,92 @@ async def test_restart_after_kill(
     assert panel.button(prefix="counter:").custom_id == "counter:1"
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
+
+
+async def test_reconnect_after_dropped_connection(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, alice: FakeUser
+) -> None:
+    running = await bot_runner.start(MinimalBot())
+    old_session = running.session_id
+    fake_discord.drop_session(old_session)
+    # discord.py tries RESUME, the fake answers INVALID_SESSION, the client re-IDENTIFYs.
+    await fake_discord.wait_for(
+        lambda: any(s.session_id != old_session for s in fake_discord._live_sessions())
+    )
+    resp = await (
+        await fake_discord.slash(alice, fake_guild.default_channel, "demo secret")
+    ).response()
+    assert resp.message is not None
+    bot_runner.assert_no_errors()
+
+
+async def test_immediate_reply_with_file_and_channel_edit_with_new_attachment(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot: MinimalBot, alice: FakeUser
+) -> None:
+    import discord
+
+    from tests.e2e.minimal_bot import ImageView, make_png
+
+    channel = fake_guild.default_channel
+    msg = (await (await fake_discord.slash(alice, channel, "demo card")).response()).message
+    assert msg is not None and msg.attachment("card.png").width == 64
+
+    # Channel message with a file, then an edit that swaps the attachment (table re-render).
+    text_channel = bot.get_channel(channel.id)
+    assert isinstance(text_channel, discord.TextChannel)
+    sent = await text_channel.send(
+        view=ImageView(), file=discord.File(io.BytesIO(make_png(10, 10)), "card.png")
+    )
+    await sent.edit(
+        view=ImageView(), attachments=[discord.File(io.BytesIO(make_png(20, 20)), "card.png")]
+    )
+    stored = fake_discord.messages[sent.id]
+    assert [a.width for a in stored.attachments] == [20]
+    assert stored.media_urls == [stored.attachments[0].url] and stored.edit_count == 1
+    # An edit without attachments keeps them (and the view still resolves attachment://).
+    await sent.edit(view=ImageView())
+    assert [a.width for a in stored.attachments] == [20]
+    # Content on a Components V2 message is rejected like Discord does.
+    with pytest.raises(discord.HTTPException) as excinfo:
+        await sent.edit(content="nope")
+    assert excinfo.value.code == 50035
+    fake_discord.errors.clear()
+
+    # Interactions work inside threads too.
+    thread = await fake_discord.create_channel(fake_guild, "t", type=11, parent=channel)
+    resp = await (await fake_discord.slash(alice, thread, "demo secret")).response()
+    assert resp.message is not None and resp.message.channel_id == thread.id
+    fake_discord.assert_no_errors()
+
+
+async def test_interaction_token_expiry(
+    fake_discord: FakeDiscord,
+    fake_guild: FakeGuild,
+    bot: MinimalBot,
+    alice: FakeUser,
+    http: aiohttp.ClientSession,
+) -> None:
+    itx = await fake_discord.slash(alice, fake_guild.default_channel, "demo secret")
+    await itx.response()
+    url = f"webhooks/{fake_discord.application_id}/{itx.token}/messages/@original"
+    async with http.patch(url, json={"content": "edited"}) as resp:
+        assert resp.status == 200
+    assert itx.original is not None and itx.original.content == "edited"
+    fake_discord.token_ttl = 0.0  # Discord: 15 minutes
+    async with http.patch(url, json={"content": "late"}) as resp:
+        assert resp.status == 401 and (await resp.json())["code"] == 50027
+
+
+def test_modal_validation(fake_discord: FakeDiscord) -> None:
+    from tests.e2e.fake_discord import DiscordHTTPError
+
+    text_input = {"type": 4, "custom_id": "x", "style": 1}
+    ok = {
+        "custom_id": "m",
+        "title": "t" * 45,
+        "components": [{"type": 18, "label": "Name", "component": text_input}],
+    }
+    fake_discord._validate_modal(ok)
+    with pytest.raises(DiscordHTTPError) as excinfo:
+        fake_discord._validate_modal({**ok, "title": "t" * 46})
+    assert excinfo.value.errors is not None and "title" in excinfo.value.errors["data"]
