@@ -529,6 +529,8 @@ class FakeMessage:
     type: int = 0
     ephemeral_to: int | None = None  # user id that can see this ephemeral message
     interaction: FakeInteraction | None = None
+    # The create payload's allowed_mentions (None = Discord's default: everything pings).
+    allowed_mentions: JSON | None = None
     webhook_id: int | None = None
     thread_id: int | None = None
     created_at: str = field(default_factory=_now_iso)
@@ -688,6 +690,28 @@ class FakeMessage:
         names = [a.filename for a in self.attachments]
         raise AssertionError(f"no attachment {filename!r} on message {self.id}; have {names}")
 
+    def _mention_allowed(self, kind: str, target_id: int | None = None) -> bool:
+        am = self.allowed_mentions
+        if am is None:
+            return True
+        if kind in (am.get("parse") or []):
+            return True
+        explicit = am.get(kind) or []
+        return target_id is not None and str(target_id) in [str(x) for x in explicit]
+
+    @property
+    def pings_everyone(self) -> bool:
+        """Whether the message (content or TextDisplays) pinged @everyone/@here on creation.
+        (The bot's permission to mention everyone is not modelled.)"""
+        text = "\n".join([self.content, *self.text_displays])
+        return bool(re.search(r"@(everyone|here)", text)) and self._mention_allowed("everyone")
+
+    @property
+    def pinged_user_ids(self) -> list[int]:
+        text = "\n".join([self.content, *self.text_displays])
+        ids = [int(m) for m in re.findall(r"<@!?(\d+)>", text)]
+        return [i for i in dict.fromkeys(ids) if self._mention_allowed("users", i)]
+
     def visible_to(self, user: FakeUser | int) -> bool:
         uid = user if isinstance(user, int) else user.id
         return not self.deleted and (self.ephemeral_to is None or self.ephemeral_to == uid)
@@ -704,7 +728,7 @@ class FakeMessage:
             "timestamp": self.created_at,
             "edited_timestamp": self.edited_at,
             "tts": False,
-            "mention_everyone": False,
+            "mention_everyone": self.pings_everyone,
             "mentions": [],
             "mention_roles": [],
             "mention_channels": [],
@@ -1750,6 +1774,7 @@ class FakeDiscord:
         ephemeral_to: int | None = None,
         interaction: FakeInteraction | None = None,
         webhook_id: int | None = None,
+        allowed_mentions: JSON | None = None,
     ) -> FakeMessage:
         msg = FakeMessage(
             id=self.snowflake(),
@@ -1765,6 +1790,7 @@ class FakeDiscord:
             ephemeral_to=ephemeral_to,
             interaction=interaction,
             webhook_id=webhook_id,
+            allowed_mentions=allowed_mentions,
             _fake=self,
         )
         self.messages[msg.id] = msg
@@ -2539,6 +2565,7 @@ class FakeDiscord:
             ephemeral_to=ephemeral_to,
             interaction=interaction,
             webhook_id=self.application_id if interaction else None,
+            allowed_mentions=body.get("allowed_mentions"),
         )
 
     def _apply_edit(self, msg: FakeMessage, body: JSON, files: list[tuple[str, bytes]]) -> None:
@@ -2986,6 +3013,7 @@ class FakeDiscord:
             # response (and keeps the deferral's visibility).
             edit = {**body, "flags": int(body.get("flags") or 0) & ~FLAG_EPHEMERAL}
             self._apply_edit(original, edit, files)
+            original.allowed_mentions = body.get("allowed_mentions")
             msg = original
             self._record_event("create", msg, "webhook")
         else:
@@ -3015,6 +3043,8 @@ class FakeDiscord:
         body, files = await self._read_body(request)
         was_loading = msg.is_loading
         self._apply_edit(msg, body, files)
+        if was_loading:  # filling a deferred placeholder is when the message really "sends"
+            msg.allowed_mentions = body.get("allowed_mentions")
         self._record_event("create" if was_loading else "edit", msg, "webhook")
         await self._dispatch_message("MESSAGE_CREATE" if was_loading else "MESSAGE_UPDATE", msg)
         return self._json(msg.to_payload())

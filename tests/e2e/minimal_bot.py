@@ -12,6 +12,7 @@ Commands (one `/demo` group):
 - `/demo card`             immediate V2 reply with a PNG (multipart callback).
 - `/demo form`             opens a modal (Label-wrapped and legacy text inputs).
 - `/demo announce text`    channel message, edit it, thread from it, message in the thread.
+- `/demo pick fruit`       autocomplete, reply pings the user.
 - `/demo slow`             answers after `bot.slow_delay` seconds (ack deadline tests).
 - `/demo admin greet member style`   subcommand group with user + choice options.
 - `/settings`              top-level command restricted to Manage Guild.
@@ -169,6 +170,21 @@ async def announce(interaction: discord.Interaction[Any], text: str) -> None:
     thread = await msg.create_thread(name="discussion")
     await thread.send("Thread started")
     await interaction.edit_original_response(content="Posted")
+
+
+FRUITS = ["apple", "apricot", "banana", "cherry"]
+
+
+@demo.command(name="pick", description="Pick a fruit (autocomplete)")
+async def pick(interaction: discord.Interaction[Any], fruit: str) -> None:
+    await interaction.response.send_message(f"You picked {fruit} <@{interaction.user.id}>")
+
+
+@pick.autocomplete("fruit")
+async def pick_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=f, value=f) for f in FRUITS if f.startswith(current)]
 
 
 @demo.command(name="slow", description="Answer late")

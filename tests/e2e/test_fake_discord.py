@@ -477,3 +477,30 @@ def test_modal_validation(fake_discord: FakeDiscord) -> None:
     with pytest.raises(DiscordHTTPError) as excinfo:
         fake_discord._validate_modal({**ok, "title": "t" * 46})
     assert excinfo.value.errors is not None and "title" in excinfo.value.errors["data"]
+
+
+async def test_autocomplete_and_mentions(
+    fake_discord: FakeDiscord,
+    fake_guild: FakeGuild,
+    bot: MinimalBot,
+    alice: FakeUser,
+    bob: FakeUser,
+) -> None:
+    channel = fake_guild.default_channel
+    itx = await fake_discord.autocomplete(alice, channel, "demo pick", {"fruit": "ap"}, "fruit")
+    resp = await itx.response()
+    assert resp.data is not None
+    assert [c["value"] for c in resp.data["choices"]] == ["apple", "apricot"]
+
+    msg = (
+        await (await fake_discord.slash(alice, channel, "demo pick", {"fruit": "apple"})).response()
+    ).message
+    assert msg is not None and msg.pinged_user_ids == [alice.id]
+
+    # alice's display name contains "@everyone": the greeting must not ping anyone.
+    greet = await fake_discord.slash(
+        bob, channel, "demo admin greet", {"member": alice, "style": "casual"}
+    )
+    greeting = (await greet.response()).message
+    assert greeting is not None and "@everyone" in greeting.content
+    assert not greeting.pings_everyone and greeting.pinged_user_ids == []
