@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.storage import Storage
+from bot.tables.computer import think
 from bot.tables.manager import TableManager
 from bot.tables.scheduler import Scheduler
 
@@ -39,8 +40,7 @@ class UnoBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=UnoTree,
             help_command=None,
-            shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) or None,
+            **_sharding(settings),
             **options,
         )
         self.settings = settings
@@ -52,7 +52,7 @@ class UnoBot(commands.AutoShardedBot):
             scheduler=scheduler or Scheduler(),
             rng=rng,
             computer_delay=computer_delay,
-            brain=_brain(),
+            brain=think,
         )
         self.uno_handler: Any = None
 
@@ -60,6 +60,7 @@ class UnoBot(commands.AutoShardedBot):
         if self.storage is None:
             self.storage = await Storage.open(self.settings.database_path)
         self.tables.storage = self.storage
+        from cogs.league import LEAGUE_ITEMS
         from cogs.ui.items import DYNAMIC_ITEMS
         from cogs.uno import UnoCog
 
@@ -67,6 +68,7 @@ class UnoBot(commands.AutoShardedBot):
         self.uno_handler = uno
         await self.add_cog(uno)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*LEAGUE_ITEMS)
         restored = await self.tables.restore()
         for table in restored:
             if table.match is not None:
@@ -87,9 +89,11 @@ class UnoBot(commands.AutoShardedBot):
             await self.storage.close()
 
 
-def _brain() -> Any:
-    try:
-        from bot.tables.computer import think
-    except ImportError:
-        return None
-    return think
+def _sharding(settings: Settings) -> dict[str, Any]:
+    """Shard options: none lets discord.py ask Discord how many shards this bot needs."""
+    options: dict[str, Any] = {}
+    if settings.shard_count is not None:
+        options["shard_count"] = settings.shard_count
+    if settings.shard_ids:
+        options["shard_ids"] = list(settings.shard_ids)
+    return options

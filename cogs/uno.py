@@ -18,6 +18,7 @@ from bot.render import render_hand
 from bot.tables.manager import StaleClick, TableError, TableManager
 from bot.tables.table import Status, Table
 
+from .league import LeagueCommands
 from .ui.board import TableBoard
 from .ui.hand import HAND_IMAGE, hand_layout, reveal_text
 from .ui.ids import Click, table_key
@@ -62,7 +63,7 @@ class HouseRuleModal(ui.Modal, title="Wild Customizable house rule"):
 
 
 @app_commands.guild_only()
-class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
+class UnoCog(LeagueCommands, commands.GroupCog, group_name="uno", group_description="Play UNO"):
     """Slash commands and button handlers for lobbies, tables and hands."""
 
     def __init__(self, bot: UnoBot) -> None:
@@ -271,7 +272,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
         if not isinstance(channel, discord.abc.Messageable):
             return
         try:
-            await channel.get_partial_message(table.lobby_message_id).edit(  # type: ignore[attr-defined]
+            await channel.get_partial_message(table.lobby_message_id).edit(
                 view=lobby_view(table, thread_id=table.thread_id), allowed_mentions=NO_PINGS
             )
         except discord.HTTPException:

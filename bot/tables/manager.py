@@ -535,8 +535,8 @@ class TableManager:
             match_uid=table.table_id,
             guild_id=table.guild_id,
             channel_id=table.game_channel_id,
-            edition=table.rules.edition.value,  # type: ignore[arg-type]
-            scoring=table.rules.scoring.value,  # type: ignore[arg-type]
+            edition=table.rules.edition.value,
+            scoring=table.rules.scoring.value,
             target=table.rules.target,
             started_at=table.started_at or table.created_at,
             finished_at=self.clock(),
