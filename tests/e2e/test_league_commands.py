@@ -21,6 +21,7 @@ from tests.e2e.fake_discord import (
     PERM_MANAGE_GUILD,
     FakeDiscord,
     FakeGuild,
+    FakeMessage,
     FakeUser,
 )
 from tests.e2e.uno_helpers import Harness, start_bot
@@ -60,6 +61,12 @@ async def record(
             winners=[players[0].user_id],
         )
     )
+
+
+def assert_no_pings(msg: FakeMessage) -> None:
+    """Names are escaped in the text, and the message itself allows no mentions at all."""
+    assert not msg.pings_everyone and not msg.pinged_user_ids
+    assert msg.allowed_mentions is not None and not msg.allowed_mentions.get("parse")
 
 
 async def start(fake: FakeDiscord, runner: BotRunner, guild: FakeGuild, tmp_path: Path) -> Harness:
@@ -108,6 +115,7 @@ async def test_leaderboard_orders_rows_and_pages(
     positions = [msg.text.index(f"**{name}**") for name in order]
     assert positions == sorted(positions)
     assert "Loser 4" not in msg.text and "Players 1–10 of 12" in msg.text
+    assert_no_pings(msg)
     back = msg.button(prefix="unolb:")
     assert back.disabled and back.custom_id is not None and back.custom_id.endswith(":p")
     forward = next(b for b in msg.buttons if (b.custom_id or "").endswith(":n"))
@@ -144,6 +152,7 @@ async def test_stats_for_a_member_without_pings(
         "@everyone" not in text and "<@123456789012345678>" not in text and "**Boss**" not in text
     )
     assert "\\*\\*Boss\\*\\*" in text
+    assert_no_pings(msg)
     itx = await fake_discord.slash(bob, channel, "uno stats")
     own = (await itx.response()).message
     assert own is not None and "### 📊 Bob" in own.text and "Matches 3 · wins 1" in own.text
@@ -170,6 +179,7 @@ async def test_history_lists_matches_and_opens_one(
     assert msg is not None and not msg.is_ephemeral
     assert msg.text.index("`#2`") < msg.text.index("`#1`")  # newest first
     assert "@everyone" not in msg.text
+    assert_no_pings(msg)
     select = msg.select(prefix="unohist:")
     assert select.values == ["2", "1"]
     pick = await fake_discord.select(cal, msg, select.custom_id, ["1"])
@@ -204,6 +214,7 @@ async def test_season_new_needs_manage_server_and_keeps_old_standings(
     started = (await itx.response()).message
     assert started is not None and not started.is_ephemeral
     assert "Season 2" in started.text and "@everyone" not in started.text
+    assert_no_pings(started)
     assert (await h.storage.current_season(fake_guild.id)).number == 2
 
     itx = await fake_discord.slash(player, channel, "uno leaderboard")
