@@ -1,0 +1,187 @@
+"""Whole matches played through the real bot by clicks alone, in every edition."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.engine.game import Phase
+from bot.tables.table import Status
+from tests.e2e.conftest import BotRunner
+from tests.e2e.fake_discord import FakeDiscord, FakeGuild, FakeMessage, FakeUser
+from tests.e2e.uno_helpers import Harness, open_hand, start_bot, table_message
+
+
+async def settle(h: Harness) -> None:
+    await h.bot.uno_handler.board.settle()
+
+
+async def press(h: Harness, user: FakeUser, msg: FakeMessage, custom_id: str) -> None:
+    """Click a button of an ephemeral hand and wait for the bot to redraw it."""
+    edits = msg.edit_count
+    itx = await h.fake.click(user, msg, custom_id)
+    await itx.response()
+    await h.fake.wait_for(lambda: msg.edit_count > edits, what="the hand to be redrawn")
+    await settle(h)
+
+
+def enabled(msg: FakeMessage, action: str) -> list[str]:
+    return [
+        b.custom_id
+        for b in msg.buttons
+        if b.custom_id and not b.disabled and b.custom_id.split(":")[3] == action
+    ]
+
+
+async def lobby_and_start(
+    h: Harness, users: list[FakeUser], options: dict[str, object]
+) -> tuple[FakeMessage, object]:
+    fake = h.fake
+    itx = await fake.slash(users[0], h.channel, "uno new", options)
+    lobby = (await itx.response()).message
+    assert lobby is not None
+    for user in users[1:]:
+        await (await fake.click(user, lobby, lobby.button("Join"))).response()
+    await (await fake.click(users[0], lobby, lobby.button("Start"))).response()
+    thread = (await fake.wait_for(lambda: fake.threads_of(h.channel)))[-1]
+    await fake.wait_for(lambda: table_message(fake, thread), what="the table message")
+    await settle(h)
+    return lobby, thread
+
+
+async def play_turn(h: Harness, users: dict[int, FakeUser], thread: object, step: int) -> None:
+    """The awaited player opens their hand and acts on it with buttons only."""
+    fake = h.fake
+    [table] = h.bot.tables.tables.values()
+    assert table.match is not None
+    game = table.match.game
+    seat = game.current
+    user = users[table.seats[seat].user_id]
+    board = await fake.wait_for(lambda: table_message(fake, thread), what="the table")  # type: ignore[arg-type]
+    hand = await open_hand(fake, user, board)
+    assert hand.is_ephemeral and hand.visible_to(user)
+    if game.phase is Phase.COLOR:
+        await press(h, user, hand, enabled(hand, "color")[step % 4])
+        return
+    if game.phase is Phase.RESPOND:
+        bounce = enabled(hand, "pick")
+        if bounce and step % 2 == 0:
+            await press(h, user, hand, bounce[0])
+            await press(h, user, hand, enabled(hand, "play")[0])
+            return
+        choice = "challenge" if enabled(hand, "challenge") and step % 3 != 2 else "accept"
+        await press(h, user, hand, enabled(hand, choice)[0])
+        return
+    if len(game.hands[seat]) == 2 and game.playable(seat) and step % 3 != 0:
+        await press(h, user, hand, enabled(hand, "uno")[0])  # call UNO with the next card
+    cards = enabled(hand, "play") + enabled(hand, "pick")
+    if game.phase is Phase.TURN and (not cards or step % 7 == 0):
+        await press(h, user, hand, enabled(hand, "draw")[0])
+        cards = enabled(hand, "play") + enabled(hand, "pick")
+        if not cards:
+            return  # the drawn card could not be played: the turn is over
+        if step % 2:
+            await press(h, user, hand, enabled(hand, "keep")[0])
+            return
+    if not cards:
+        await press(h, user, hand, enabled(hand, "keep")[0])
+        return
+    card = cards[0]
+    await press(h, user, hand, card)
+    if card.split(":")[3] == "pick":
+        await press(h, user, hand, enabled(hand, "play")[step % 4])
+
+
+async def maybe_catch(h: Harness, users: dict[int, FakeUser], thread: object) -> None:
+    """Anyone may catch a player who went down to one card without calling UNO."""
+    fake = h.fake
+    board = table_message(fake, thread)  # type: ignore[arg-type]
+    if board is None:
+        return
+    catch = [b for b in board.buttons if b.label.startswith("Catch") and not b.disabled]
+    if not catch:
+        return
+    [table] = h.bot.tables.tables.values()
+    target = int(catch[0].custom_id.split(":")[4])  # type: ignore[union-attr]
+    catcher = next(u for uid, u in users.items() if uid != table.seats[target].user_id)
+    itx = await fake.click(catcher, board, catch[0])
+    reply = (await itx.response()).message
+    assert reply is not None and reply.is_ephemeral
+    await settle(h)
+
+
+@pytest.mark.parametrize("edition", ["classic", "sonic", "mario"])
+async def test_three_players_play_a_whole_match_by_clicks(
+    edition: str,
+    fake_discord: FakeDiscord,
+    fake_guild: FakeGuild,
+    bot_runner: BotRunner,
+    tmp_path: Path,
+) -> None:
+    channel = fake_guild.default_channel
+    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", channel, seed=11)
+    names = ["Crème", "Gökhan *bold*", "@everyone Zed"]
+    users = [
+        await fake_discord.create_member(fake_guild, f"u{i}", global_name=n)
+        for i, n in enumerate(names)
+    ]
+    by_id = {u.id: u for u in users}
+    _, thread = await lobby_and_start(h, users, {"edition": edition, "target": 50})
+    seen: set[str] = set()
+    for step in range(1500):
+        tables = list(h.bot.tables.tables.values())
+        if not tables:
+            break
+        table = tables[0]
+        assert table.match is not None
+        seen.update(str(e["type"]) for e in table.match.game.events)
+        if table.status is Status.ROUND_OVER:
+            board = await fake_discord.wait_for(
+                lambda: next(
+                    (
+                        m
+                        for m in reversed(fake_discord.public_messages(thread))
+                        if any(b.label == "Next round" for b in m.buttons)
+                    ),  # type: ignore[arg-type]
+                    None,
+                ),
+                what="the scoreboard",
+            )
+            await (
+                await fake_discord.click(users[step % 3], board, board.button("Next round"))
+            ).response()
+            await settle(h)
+            continue
+        await play_turn(h, by_id, thread, step)
+        await maybe_catch(h, by_id, thread)
+    assert not h.bot.tables.tables, "the match did not finish"
+    await settle(h)
+    # The league has it, exactly once, and the table record is gone.
+    matches = await h.storage.recent_matches(fake_guild.id, 10, 0)
+    assert len(matches) == 1 and matches[0].edition == edition
+    assert await h.storage.load_tables() == []
+    detail = await h.storage.match_detail(fake_guild.id, matches[0].match_id)
+    assert detail is not None
+    seen.update(str(e["type"]) for e in detail.events)
+    assert {"play", "draw"} <= seen
+    # Whoever went out passed through one card: they called UNO, or were caught at once.
+    assert seen & {"uno", "catch"}
+    # The final message announces the winner and shows the scoreboard picture.
+    final = fake_discord.public_messages(thread)[-1]  # type: ignore[arg-type]
+    assert "won the match" in final.text
+    with Image.open(io.BytesIO(final.attachment("scores.png").data)) as img:
+        assert img.width > 0
+    # Nobody's cards ever went public: hands only ever appear in their owner's ephemerals.
+    for msg in fake_discord.public_messages(thread):  # type: ignore[arg-type]
+        assert "Your hand" not in msg.text
+        assert all(a.filename != "hand.png" for a in msg.attachments)
+    for user in users:
+        for msg in fake_discord.visible_messages(user, thread):  # type: ignore[arg-type]
+            if msg.is_ephemeral:
+                assert msg.visible_to(user)
+    assert not fake_discord.failed_interactions()
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
