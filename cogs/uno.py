@@ -1,4 +1,4 @@
-"""The /uno command group and the handlers of every game button (thin: parse, defer, call, present)."""
+"""The /uno command group and the game buttons' handlers (thin: parse, defer, call, present)."""
 
 from __future__ import annotations
 
@@ -117,7 +117,7 @@ class UnoCog(LeagueCommands, commands.GroupCog, group_name="uno", group_descript
     @app_commands.describe(
         edition="Which UNO to play",
         length="A match to a target score, or a single round",
-        scoring="Standard (winner scores the others' cards) or lowest (your own cards count against you)",
+        scoring="Standard (winner scores the others' cards) or lowest (your own cards count)",
         target="Points that end the match (default 500)",
     )
     @app_commands.choices(

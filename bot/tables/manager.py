@@ -190,7 +190,9 @@ class TableManager:
         except StorageError:
             log.exception("could not save table %s", table.table_id)
             self._rollback(table.table_id)
-            raise TableError("Could not save the game, so nothing changed. Please try again.")
+            raise TableError(
+                "Could not save the game, so nothing changed. Please try again."
+            ) from None
         if table.status in (Status.FINISHED, Status.CANCELLED):
             self.tables.pop(table.table_id, None)
             self._saved.pop(table.table_id, None)

@@ -73,7 +73,8 @@ def narrate(events: Sequence[Event], names: Sequence[str]) -> list[str]:
         elif kind == "challenge":
             verdict = "the play was legal" if event["legal"] else "the play was NOT legal"
             lines.append(
-                f"{who(event['seat'])} challenged {who(event['target'])}'s Wild Draw Four: {verdict}"
+                f"{who(event['seat'])} challenged {who(event['target'])}'s "
+                f"Wild Draw Four: {verdict}"
             )
         elif kind == "color":
             lines.append(f"{who(event['seat'])} chose {event['color']}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from typing import Any
@@ -120,10 +121,8 @@ class TableBoard:
             live.table_message_id = sent.id  # saved with the table's next change
         self._pinged[table.table_id] = ping
         if previous is not None:
-            try:
+            with contextlib.suppress(discord.HTTPException):  # already gone: nothing to tidy
                 await channel.get_partial_message(previous).delete()  # type: ignore[attr-defined]
-            except discord.HTTPException:
-                pass  # already gone: nothing to tidy
 
     async def close(self) -> None:
         for task in list(self._tasks.values()):

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PATTERN = r"uno:(?P<table>[0-9a-z]{1,20}):(?P<version>[0-9]{1,10}):(?P<action>{actions})(?::(?P<arg>[0-9a-z.\-]{0,60}))?"
+PATTERN = (
+    r"uno:(?P<table>[0-9a-z]{1,20}):(?P<version>[0-9]{1,10}):(?P<action>{actions})"
+    r"(?::(?P<arg>[0-9a-z.\-]{0,60}))?"
+)
 MAX_LENGTH = 100
 
 

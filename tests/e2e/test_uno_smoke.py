@@ -13,7 +13,7 @@ async def test_lobby_start_and_play(
     fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
 ) -> None:
     channel = fake_guild.default_channel
-    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", channel)
+    await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", channel)
     alice = await fake_discord.create_member(fake_guild, "alice", global_name="Crème")
     bob = await fake_discord.create_member(fake_guild, "bob", global_name="Bob @everyone")
     itx = await fake_discord.slash(alice, channel, "uno new", {"edition": "classic"})
