@@ -169,3 +169,13 @@ async def bot_runner(fake_discord: FakeDiscord) -> AsyncIterator[BotRunner]:
     finally:
         await runner.aclose()
         discord_logger.removeHandler(runner._collector)
+
+
+@pytest.fixture(autouse=True)
+async def close_storages() -> AsyncIterator[None]:
+    """Set up first, torn down last: close every Storage the test opened after its bots."""
+    from tests.e2e.uno_helpers import OPEN_STORAGES
+
+    yield
+    while OPEN_STORAGES:
+        await OPEN_STORAGES.pop().close()

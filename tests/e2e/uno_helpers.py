@@ -14,6 +14,11 @@ from tests.e2e.conftest import BotRunner, RunningBot
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 
+# Every Storage opened for a test; closed at teardown (an open aiosqlite thread would keep the
+# test process alive), after the bots that use it have stopped.
+OPEN_STORAGES: list[Storage] = []
+
+
 @dataclass
 class Harness:
     """A running bot plus the fake world it lives in."""
@@ -37,6 +42,7 @@ async def start_bot(
 ) -> Harness:
     """Start a UnoBot on a SQLite file, with hand-driven timers and a seeded table generator."""
     storage = await Storage.open(db_path)
+    OPEN_STORAGES.append(storage)
     scheduler = scheduler or ManualScheduler()
     bot = UnoBot(
         Settings(token=Secret(fake.token), database_path=db_path),
