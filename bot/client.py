@@ -72,7 +72,7 @@ class UnoBot(commands.AutoShardedBot):
         restored = await self.tables.restore()
         for table in restored:
             if table.match is not None:
-                uno.board.request(table)  # refresh its message once connected
+                uno.board.restored(table)  # refresh its message in place
         log.info("restored %d tables", len(restored))
         if self.settings.sync_commands:
             for guild_id in self.settings.dev_guild_ids:

@@ -373,6 +373,19 @@ class Storage:
         # One statement commits atomically on its own, so no BEGIN/COMMIT round trip is needed.
         await self._run(work, "save the table", write=True)
 
+    async def touch_table(self, record: TableRecord) -> bool:
+        """Rewrite a table's state at the same version (message ids, not game changes)."""
+
+        def work(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "UPDATE live_tables SET state = ?, updated_at = ? "
+                "WHERE table_id = ? AND version = ?",
+                (record.state, record.updated_at, record.table_id, record.version),
+            )
+            return cursor.rowcount == 1
+
+        return await self._run(work, "save the table", write=True)
+
     async def load_tables(self) -> list[TableRecord]:
         """Every live table, to restore after a restart."""
 

@@ -56,6 +56,7 @@ class TableStore(Protocol):
     async def save_table(self, record: TableRecord) -> None: ...
     async def delete_table(self, table_id: str) -> bool: ...
     async def load_tables(self) -> list[TableRecord]: ...
+    async def touch_table(self, record: TableRecord) -> bool: ...
     async def record_match(self, record: MatchRecord, table_id: str | None = None) -> bool: ...
 
 
@@ -205,6 +206,31 @@ class TableManager:
             except Exception:
                 log.exception("table listener failed for %s", table.table_id)
         return outcome
+
+    async def set_table_message(self, table_id: str, message_id: int) -> None:
+        """Remember the table message's id (same version: open hands stay valid)."""
+        async with self._lock(table_id):
+            table = self.tables.get(table_id)
+            if table is None or table.table_message_id == message_id:
+                return
+            table.table_message_id = message_id
+            text = table.to_record()
+            if self.storage is not None:
+                try:
+                    await self.storage.touch_table(
+                        TableRecord(
+                            table.table_id,
+                            table.guild_id,
+                            table.game_channel_id,
+                            table.version,
+                            text,
+                            self.clock(),
+                        )
+                    )
+                except StorageError:
+                    log.warning("could not save the message id of table %s", table_id)
+                    return
+            self._saved[table_id] = text
 
     # ----- the lobby -----
 

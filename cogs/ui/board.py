@@ -39,6 +39,13 @@ class TableBoard:
             return
         self.request(table)
 
+    def restored(self, table: Table) -> None:
+        """Refresh a table reloaded at start in place: its player was already pinged."""
+        if table.match is not None and table.status is Status.PLAYING:
+            seat = table.seats[table.match.game.current]
+            self._pinged[table.table_id] = seat.user_id if seat.computer is None else None
+        self.request(table)
+
     def request(self, table: Table) -> None:
         """Ask for the table message to show ``table`` as it is now (or soon after)."""
         key = table.table_id
@@ -108,17 +115,15 @@ class TableBoard:
                 await message.edit(view=layout, attachments=files)
                 return
             except discord.NotFound:
-                pass
+                previous = None  # deleted meanwhile (or by a previous run): post a new one
         mentions = (
             discord.AllowedMentions(users=[discord.Object(ping)], everyone=False, roles=False)
             if ping is not None
             else discord.AllowedMentions.none()
         )
         sent = await channel.send(view=layout, files=files, allowed_mentions=mentions)
-        table.table_message_id = sent.id
-        live = self.manager.tables.get(table.table_id)
-        if live is not None:
-            live.table_message_id = sent.id  # saved with the table's next change
+        await self.manager.set_table_message(table.table_id, sent.id)
+        table.table_message_id = sent.id  # also when the table has just finished
         self._pinged[table.table_id] = ping
         if previous is not None:
             with contextlib.suppress(discord.HTTPException):  # already gone: nothing to tidy

@@ -13,7 +13,6 @@ from bot.tables.scheduler import ManualScheduler
 from tests.e2e.conftest import BotRunner, RunningBot
 from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
-
 # Every Storage opened for a test; closed at teardown (an open aiosqlite thread would keep the
 # test process alive), after the bots that use it have stopped.
 OPEN_STORAGES: list[Storage] = []
