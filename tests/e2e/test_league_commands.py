@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -69,8 +70,20 @@ def assert_no_pings(msg: FakeMessage) -> None:
     assert msg.allowed_mentions is not None and not msg.allowed_mentions.get("parse")
 
 
-async def start(fake: FakeDiscord, runner: BotRunner, guild: FakeGuild, tmp_path: Path) -> Harness:
-    return await start_bot(fake, runner, tmp_path / "uno.db", guild.default_channel)
+@pytest.fixture
+async def h(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> AsyncIterator[Harness]:
+    """The real bot on a SQLite file; the bot stops and the storage closes afterwards (an open
+    aiosqlite worker thread would keep the test process alive)."""
+    harness = await start_bot(
+        fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel
+    )
+    try:
+        yield harness
+    finally:
+        await bot_runner.stop(harness.running)
+        await harness.storage.close()
 
 
 def test_league_commands_and_items_are_wired() -> None:
@@ -91,9 +104,8 @@ def test_league_commands_and_items_are_wired() -> None:
 
 
 async def test_leaderboard_orders_rows_and_pages(
-    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
 ) -> None:
-    h = await start(fake_discord, bot_runner, fake_guild, tmp_path)
     channel = fake_guild.default_channel
     viewer = await fake_discord.create_member(fake_guild, "viewer")
     # 12 players in six matches; by points: p0 (150) > p2 (140) > ... > p11.
@@ -133,9 +145,8 @@ async def test_leaderboard_orders_rows_and_pages(
 
 
 async def test_stats_for_a_member_without_pings(
-    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
 ) -> None:
-    h = await start(fake_discord, bot_runner, fake_guild, tmp_path)
     channel = fake_guild.default_channel
     boss = await fake_discord.create_member(fake_guild, "boss", global_name=ODD_NAME)
     bob = await fake_discord.create_member(fake_guild, "bob")
@@ -166,9 +177,8 @@ async def test_stats_for_a_member_without_pings(
 
 
 async def test_history_lists_matches_and_opens_one(
-    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
 ) -> None:
-    h = await start(fake_discord, bot_runner, fake_guild, tmp_path)
     channel = fake_guild.default_channel
     ann = await fake_discord.create_member(fake_guild, "ann")
     cal = await fake_discord.create_member(fake_guild, "cal")
@@ -195,9 +205,8 @@ async def test_history_lists_matches_and_opens_one(
 
 
 async def test_season_new_needs_manage_server_and_keeps_old_standings(
-    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
 ) -> None:
-    h = await start(fake_discord, bot_runner, fake_guild, tmp_path)
     channel = fake_guild.default_channel
     player = await fake_discord.create_member(fake_guild, "player")
     admin = await fake_discord.create_member(fake_guild, "admin")
@@ -236,12 +245,11 @@ async def test_season_new_needs_manage_server_and_keeps_old_standings(
 @pytest.mark.parametrize("fmt", ["json", "csv"])
 async def test_export_is_a_private_decodable_file(
     fake_discord: FakeDiscord,
+    h: Harness,
     fake_guild: FakeGuild,
     bot_runner: BotRunner,
-    tmp_path: Path,
     fmt: str,
 ) -> None:
-    h = await start(fake_discord, bot_runner, fake_guild, tmp_path)
     channel = fake_guild.default_channel
     admin = await fake_discord.create_member(fake_guild, "admin")
     other = await fake_discord.create_member(fake_guild, "other")
@@ -270,9 +278,8 @@ async def test_export_is_a_private_decodable_file(
 
 
 async def test_forget_me_asks_first_then_erases(
-    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
 ) -> None:
-    h = await start(fake_discord, bot_runner, fake_guild, tmp_path)
     channel = fake_guild.default_channel
     zed = await fake_discord.create_member(fake_guild, "zed")
     yan = await fake_discord.create_member(fake_guild, "yan")
@@ -299,9 +306,8 @@ async def test_forget_me_asks_first_then_erases(
 
 
 async def test_a_closed_database_gets_a_friendly_private_answer(
-    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
 ) -> None:
-    h = await start(fake_discord, bot_runner, fake_guild, tmp_path)
     channel = fake_guild.default_channel
     user = await fake_discord.create_member(fake_guild, "user")
     await h.storage.close()
