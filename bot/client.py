@@ -61,6 +61,7 @@ class UnoBot(commands.AutoShardedBot):
             self.storage = await Storage.open(self.settings.database_path)
         self.tables.storage = self.storage
         from cogs.league import LEAGUE_ITEMS
+        from cogs.settings import SETTINGS_ITEMS
         from cogs.ui.items import DYNAMIC_ITEMS
         from cogs.uno import UnoCog
 
@@ -69,6 +70,7 @@ class UnoBot(commands.AutoShardedBot):
         await self.add_cog(uno)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.add_dynamic_items(*LEAGUE_ITEMS)
+        self.add_dynamic_items(*SETTINGS_ITEMS)
         restored = await self.tables.restore()
         for table in restored:
             if table.match is not None:

@@ -15,10 +15,12 @@ from bot.engine import RuleSet, Scoring
 from bot.engine.cards import Edition
 from bot.engine.rules import DEFAULT_TARGET, HOUSE_RULE_MAX
 from bot.render import render_hand
+from bot.storage import GuildSettings, StorageError
 from bot.tables.manager import StaleClick, TableError, TableManager
 from bot.tables.table import Status, Table
 
 from .league import LeagueCommands
+from .settings import SettingsCommands
 from .ui.board import TableBoard
 from .ui.hand import HAND_IMAGE, hand_layout, reveal_text
 from .ui.ids import Click, table_key
@@ -63,7 +65,13 @@ class HouseRuleModal(ui.Modal, title="Wild Customizable house rule"):
 
 
 @app_commands.guild_only()
-class UnoCog(LeagueCommands, commands.GroupCog, group_name="uno", group_description="Play UNO"):
+class UnoCog(
+    LeagueCommands,
+    SettingsCommands,
+    commands.GroupCog,
+    group_name="uno",
+    group_description="Play UNO",
+):
     """Slash commands and button handlers for lobbies, tables and hands."""
 
     def __init__(self, bot: UnoBot) -> None:
@@ -138,12 +146,20 @@ class UnoCog(LeagueCommands, commands.GroupCog, group_name="uno", group_descript
     async def new(
         self,
         interaction: discord.Interaction[Any],
-        edition: str = "classic",
+        edition: str | None = None,
         length: str = "match",
-        scoring: str = "standard",
-        target: app_commands.Range[int, 50, 5000] = DEFAULT_TARGET,
+        scoring: str | None = None,
+        target: app_commands.Range[int, 50, 5000] | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        try:
+            assert self.bot.storage is not None
+            server = await self.bot.storage.get_settings(interaction.guild_id)
+        except StorageError:
+            server = GuildSettings(interaction.guild_id)  # the defaults still make a fine game
+        edition = edition or server.edition
+        scoring = scoring or server.scoring
+        target = target or server.target or DEFAULT_TARGET
         try:
             rules = RuleSet(
                 edition=Edition(edition),
@@ -162,6 +178,10 @@ class UnoCog(LeagueCommands, commands.GroupCog, group_name="uno", group_descript
                 interaction.user.display_name,
                 rules,
                 threads=self._threads_allowed(interaction),
+                turn_seconds=server.turn_seconds,
+                timeout_limit=server.timeouts_before_removal,
+                lobby_seconds=server.lobby_minutes * 60,
+                computers=server.computer_level if server.computers_allowed else None,
             )
         except TableError as exc:
             await self.say(interaction, exc.message)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.engine import Event, Match, RuleError, RuleSet, hand_view, public_view
-from bot.engine.cards import CARD_INDEX, COLOR_INDEX, Edition
+from bot.engine.cards import CARD_COLOR, CARD_INDEX, COLOR_INDEX, COLORS, Edition
 from bot.engine.game import Phase
 from bot.engine.rules import HOUSE_RULE_MAX
 from bot.engine.snapshot import HandView, PublicView
@@ -180,6 +180,7 @@ class TableManager:
     async def _commit(self, table: Table, outcome: Outcome) -> Outcome:
         """Save the changed table (or record the finished match), then tell the listeners."""
         table.bump()
+        self._set_deadline(table)
         try:
             if table.status is Status.FINISHED and table.match is not None:
                 await self._record(table)
@@ -244,8 +245,12 @@ class TableManager:
         rules: RuleSet,
         *,
         threads: bool,
+        turn_seconds: int | None = None,
+        timeout_limit: int = 3,
+        lobby_seconds: float | None = None,
+        computers: str | None = "normal",
     ) -> Table:
-        """Open a lobby with the host seated."""
+        """Open a lobby with the host seated (turn timer settings come from the server's)."""
         if not threads and any(t.thread_id is None for t in self.in_channel(channel_id)):
             raise TableError(
                 "A game is already open in this channel. Finish it first, or start one in "
@@ -261,6 +266,10 @@ class TableManager:
             rules=rules,
             seats=[Seat(host_id, safe_name(host_name))],
             created_at=self.clock(),
+            turn_seconds=turn_seconds,
+            timeout_limit=max(1, timeout_limit),
+            lobby_deadline=self.clock() + lobby_seconds if lobby_seconds else None,
+            computers=computers,
         )
         async with self._lock(table_id):
             self.tables[table_id] = table
@@ -301,6 +310,8 @@ class TableManager:
                     table.host_id = humans[0]
             elif action == "computer":
                 self._host_only(table, user_id)
+                if table.computers is None:
+                    raise TableError("Computer players are turned off on this server.")
                 if len(table.seats) >= MAX_SEATS:
                     raise TableError("The table is full (10 players).")
                 level = arg if arg in ("easy", "normal", "hard") else "normal"
@@ -389,9 +400,13 @@ class TableManager:
                 raise StaleClick()
             return await self._apply(table, seat, action, arg)
 
-    async def _apply(self, table: Table, seat: int, action: str, arg: str | None) -> Outcome:
+    async def _apply(
+        self, table: Table, seat: int, action: str, arg: str | None, *, own: bool = True
+    ) -> Outcome:
         match = table.match
         assert match is not None
+        if own and action != "catch" and seat == match.game.current:
+            table.timeouts.pop(seat, None)  # the player is back: the count starts over
         if action == "next":
             return await self._next_round(table)
         if table.status is not Status.PLAYING:
@@ -596,18 +611,102 @@ class TableManager:
         key = table.table_id
         self.scheduler.cancel(f"{key}:computer")
         self.scheduler.cancel(f"{key}:next")
-        if table.status is Status.ROUND_OVER and table.next_round_at is not None:
+        if table.status is not Status.LOBBY:
+            self.scheduler.cancel(f"{key}:lobby")
+        if table.status is not Status.PLAYING:
+            self.scheduler.cancel(f"{key}:turn")
+        if table.status is Status.LOBBY and table.lobby_deadline is not None:
+            self.scheduler.schedule(f"{key}:lobby", table.lobby_deadline, self._lobby_expiry(key))
+        elif table.status is Status.ROUND_OVER and table.next_round_at is not None:
             self.scheduler.schedule(f"{key}:next", table.next_round_at, self._auto_next(key))
         elif table.status is Status.PLAYING and table.match is not None:
+            if table.deadline is not None:
+                self.scheduler.schedule(f"{key}:turn", table.deadline, self._turn_timeout(key))
+            else:
+                self.scheduler.cancel(f"{key}:turn")
             seat = table.match.game.current
             if seat >= 0 and table.seats[seat].computer is not None and self.brain is not None:
                 low, high = self.computer_delay
                 when = self.clock() + self.rng.uniform(low, high)
                 self.scheduler.schedule(f"{key}:computer", when, self._computer_turn(key))
 
+    def _set_deadline(self, table: Table) -> None:
+        """A fresh deadline whenever the game waits for someone new (saved with the table)."""
+        match = table.match
+        if table.turn_seconds is None or match is None or table.status is not Status.PLAYING:
+            table.deadline = None
+            table.timer_key = None
+            return
+        game = match.game
+        seat = game.current
+        if seat < 0 or table.seats[seat].computer is not None:
+            table.deadline = None
+            table.timer_key = None
+            return
+        key = f"{match.round_number}:{seat}:{int(game.phase)}:{len(game.events)}"
+        if game.phase is Phase.DRAWN:
+            # Drawing does not restart the clock: the same turn goes on.
+            key = table.timer_key or key
+        if key != table.timer_key:
+            table.timer_key = key
+            table.deadline = self.clock() + table.turn_seconds
+
+    def _turn_timeout(self, table_id: str) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            async with self._lock(table_id):
+                table = self.tables.get(table_id)
+                if table is None or table.match is None or table.deadline is None:
+                    return
+                if self.clock() < table.deadline or table.status is not Status.PLAYING:
+                    return
+                await self._time_out(table)
+
+        return job
+
+    async def _time_out(self, table: Table) -> None:
+        """The awaited player's time ran out: their safest choice, through the usual path."""
+        match = table.match
+        assert match is not None
+        game = match.game
+        seat = game.current
+        name = table.seats[seat].name
+        count = table.timeouts.get(seat, 0) + 1
+        if count >= table.timeout_limit:
+            table.timeouts[seat] = 0
+            await self._remove(table, seat, f"**{name}** was removed after {count} timeouts")
+            return
+        table.timeouts[seat] = count
+        table.note(f"**{name}** ran out of time")
+        if game.phase is Phase.TURN:
+            start = len(game.events)
+            game.draw(seat)
+            if game.awaiting == "drawn":
+                game.pass_turn(seat)
+            await self._after_action(table, Outcome(table), start)
+        elif game.phase is Phase.DRAWN:
+            await self._apply(table, seat, "keep", None, own=False)
+        elif game.phase is Phase.RESPOND:
+            await self._apply(table, seat, "accept", None, own=False)
+        else:
+            hand = game.hands[seat]
+            counts = [sum(1 for c in hand if CARD_COLOR[c] == k) for k in range(4)]
+            color = COLORS[counts.index(max(counts))]
+            await self._apply(table, seat, "color", color, own=False)
+
     def _disarm(self, table: Table) -> None:
-        for kind in ("computer", "next", "turn"):
+        for kind in ("computer", "next", "turn", "lobby"):
             self.scheduler.cancel(f"{table.table_id}:{kind}")
+
+    def _lobby_expiry(self, table_id: str) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            async with self._lock(table_id):
+                table = self.tables.get(table_id)
+                if table is not None and table.status is Status.LOBBY:
+                    table.status = Status.CANCELLED
+                    table.note("The lobby closed: nobody started the game in time")
+                    await self._commit(table, Outcome(table))
+
+        return job
 
     def _auto_next(self, table_id: str) -> Callable[[], Awaitable[None]]:
         async def job() -> None:

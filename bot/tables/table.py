@@ -63,6 +63,11 @@ class Table:
     started_at: float | None = None
     next_round_at: float | None = None
     recorded: bool = False
+    turn_seconds: int | None = None  # None: no turn timer
+    timeout_limit: int = 3  # timeouts in a row before a player is removed
+    timer_key: str | None = None  # what the running deadline waits for (seat, phase, round)
+    lobby_deadline: float | None = None  # an unstarted lobby closes by itself then
+    computers: str | None = "normal"  # the default computer level; None: no computers here
 
     @property
     def game_channel_id(self) -> int:
@@ -126,6 +131,11 @@ class Table:
                 "started_at": self.started_at,
                 "next_round_at": self.next_round_at,
                 "recorded": self.recorded,
+                "turn_seconds": self.turn_seconds,
+                "timeout_limit": self.timeout_limit,
+                "timer_key": self.timer_key,
+                "lobby_deadline": self.lobby_deadline,
+                "computers": self.computers,
             },
             separators=(",", ":"),
         )
@@ -157,4 +167,9 @@ class Table:
             started_at=data.get("started_at"),
             next_round_at=data.get("next_round_at"),
             recorded=bool(data.get("recorded", False)),
+            turn_seconds=data.get("turn_seconds"),
+            timeout_limit=int(data.get("timeout_limit", 3)),
+            timer_key=data.get("timer_key"),
+            lobby_deadline=data.get("lobby_deadline"),
+            computers=data.get("computers", "normal"),
         )

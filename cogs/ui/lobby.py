@@ -57,14 +57,24 @@ def lobby_view(table: Table, *, thread_id: int | None = None) -> ui.LayoutView:
             ),
         )
         view.add_item(row)
-        extras = ui.ActionRow[Any](
-            LobbyButton(Click(t, v, "computer", "easy"), label="Add computer (easy)"),
-            LobbyButton(Click(t, v, "computer", "normal"), label="Add computer (normal)"),
-            LobbyButton(Click(t, v, "computer", "hard"), label="Add computer (hard)"),
-        )
+        extras = ui.ActionRow[Any]()
+        if table.computers is not None:
+            for level in ("easy", "normal", "hard"):
+                default = level == table.computers
+                extras.add_item(
+                    LobbyButton(
+                        Click(t, v, "computer", level),
+                        label=f"Add computer ({level})",
+                        style=discord.ButtonStyle.primary
+                        if default
+                        else discord.ButtonStyle.secondary,
+                        emoji="🤖",
+                    )
+                )
         if table.rules.edition is Edition.MARIO:
             extras.add_item(LobbyButton(Click(t, v, "rule", None), label="House rule", emoji="✏️"))
-        view.add_item(extras)
+        if extras.children:
+            view.add_item(extras)
         return view
     if table.status is Status.CANCELLED:
         lines.append("**This game was cancelled.**")

@@ -208,3 +208,87 @@ async def test_round_over_then_next_round_by_timer(storage: Storage) -> None:
     await scheduler.advance(2)
     table = manager.get("t1")
     assert table.status is Status.PLAYING and table.match.round_number == 2  # type: ignore[union-attr]
+
+
+async def timed_table(storage: Storage, scheduler: ManualScheduler, limit: int = 3) -> TableManager:
+    manager = manager_on(storage, scheduler)
+    rules = RuleSet(edition=Edition.MARIO, target=None)
+    await manager.create(
+        "t1", 1, 100, ALICE, "Alice", rules, threads=True, turn_seconds=60, timeout_limit=limit
+    )
+    await manager.lobby_action("t1", BOB, "Bob", "join")
+    await manager.lobby_action("t1", CAROL, "Carol", "join")
+    await manager.lobby_action("t1", ALICE, "Alice", "start")
+    return manager
+
+
+async def test_turn_timeout_draws_and_passes(storage: Storage) -> None:
+    scheduler = ManualScheduler()
+    manager = await timed_table(storage, scheduler)
+    table = manager.get("t1")
+    game = table.match.game  # type: ignore[union-attr]
+    if game.phase is Phase.COLOR:
+        await manager.act("t1", user_at(table, game.current), table.version, "color", "red")
+    seat = game.current
+    cards = len(game.hands[seat])
+    deadline = manager.get("t1").deadline
+    assert deadline == scheduler.now + 60 and scheduler.pending("t1:turn")
+    await scheduler.advance(59)
+    assert manager.get("t1").match.game.current == seat  # type: ignore[union-attr]
+    await scheduler.advance(2)
+    table = manager.get("t1")
+    game = table.match.game  # type: ignore[union-attr]
+    assert len(game.hands[seat]) == cards + 1 and game.current != seat
+    assert table.timeouts[seat] == 1 and "ran out of time" in " ".join(table.log)
+    assert table.deadline == deadline + 60  # the next player's clock, from the timeout
+
+
+async def test_prompt_timeouts_accept_and_choose_a_color(storage: Storage) -> None:
+    scheduler = ManualScheduler()
+    manager = await timed_table(storage, scheduler, limit=99)
+    for _ in range(400):
+        table = manager.get("t1")
+        game = table.match.game  # type: ignore[union-attr]
+        if game.phase is Phase.RESPOND:
+            seat = game.current
+            cards = len(game.hands[seat])
+            penalty = 4 if game.pending_card == 53 else 2
+            await scheduler.advance(61)
+            after = manager.get("t1").match.game  # type: ignore[union-attr]
+            assert len(after.hands[seat]) == cards + penalty  # accepted
+            assert after.current != seat  # and skipped
+            return
+        if game.phase is Phase.COLOR:
+            await scheduler.advance(61)  # the color timeout names a color
+            assert manager.get("t1").match.game.phase is Phase.TURN  # type: ignore[union-attr]
+            continue
+        action, arg = play_arg(table)
+        await manager.act("t1", user_at(table, game.current), table.version, action, arg)
+    pytest.fail("no draw2 came up to time out on")
+
+
+async def test_removed_after_n_timeouts(storage: Storage) -> None:
+    scheduler = ManualScheduler()
+    manager = await timed_table(storage, scheduler, limit=2)
+    for _ in range(12):
+        if "t1" not in manager.tables:
+            break
+        await scheduler.advance(61)
+    table = manager.tables.get("t1")
+    # Everybody idles: players are removed after two timeouts each until one is left.
+    assert table is None
+    assert len(await storage.recent_matches(1, 10, 0)) == 1
+
+
+async def test_deadline_survives_a_restart(storage: Storage) -> None:
+    scheduler = ManualScheduler()
+    manager = await timed_table(storage, scheduler)
+    await scheduler.advance(20)
+    deadline = manager.get("t1").deadline
+    current = manager.get("t1").match.game.current  # type: ignore[union-attr]
+    later = ManualScheduler(start=scheduler.now)
+    fresh = manager_on(storage, later)
+    await fresh.restore()
+    assert fresh.get("t1").deadline == deadline and later.due("t1:turn") == deadline
+    await later.advance(41)
+    assert fresh.get("t1").match.game.current != current  # type: ignore[union-attr]

@@ -1,0 +1,283 @@
+"""`/uno settings`: a server's defaults, turn timer and computer players, as a V2 panel."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import TYPE_CHECKING, Any, Self, cast
+
+import discord
+from discord import app_commands, ui
+from discord.ext import commands
+
+from bot.storage import GuildSettings, StorageError
+
+NO_PINGS = discord.AllowedMentions.none()
+TIMERS = {
+    "off": None,
+    "15s": 15,
+    "30s": 30,
+    "1m": 60,
+    "2m": 120,
+    "5m": 300,
+    "15m": 900,
+    "1h": 3600,
+    "6h": 21600,
+    "24h": 86400,
+}
+FIELDS = ("edition", "scoring", "timer", "removal", "lobby", "level", "computers", "rated")
+
+
+def _timer_name(seconds: int | None) -> str:
+    return next((name for name, value in TIMERS.items() if value == seconds), "off")
+
+
+def describe(settings: GuildSettings) -> str:
+    """The current values, one line each."""
+    timer = _timer_name(settings.turn_seconds)
+    return "\n".join(
+        [
+            "## ⚙️ UNO settings for this server",
+            f"**Default edition:** {settings.edition} · **Scoring:** {settings.scoring}",
+            f"**Turn timer:** {timer}"
+            + (
+                f" · a timeout draws and passes; removed after {settings.timeouts_before_removal}"
+                " in a row"
+                if settings.turn_seconds
+                else ""
+            ),
+            f"**Lobby waits:** {settings.lobby_minutes} min",
+            f"**Computer players:** {'allowed' if settings.computers_allowed else 'not allowed'}"
+            f" · default level {settings.computer_level}"
+            f" · {'rated' if settings.computers_rated else 'not rated'} in the league",
+        ]
+    )
+
+
+def _select(
+    guild_id: int, name: str, placeholder: str, options: list[tuple[str, str]], current: str
+) -> SettingSelect:
+    return SettingSelect(
+        guild_id,
+        name,
+        placeholder=placeholder,
+        options=[
+            discord.SelectOption(label=label, value=value, default=value == current)
+            for label, value in options
+        ],
+    )
+
+
+def settings_panel(settings: GuildSettings) -> ui.LayoutView:
+    """The panel: current values and one control per setting."""
+    g = settings.guild_id
+    view = ui.LayoutView(timeout=None)
+    view.add_item(ui.Container[Any](ui.TextDisplay(describe(settings)), accent_colour=0x5865F2))
+    rows = [
+        _select(
+            g,
+            "edition",
+            "Default edition",
+            [
+                ("Classic UNO", "classic"),
+                ("UNO Sonic the Hedgehog", "sonic"),
+                ("UNO Super Mario", "mario"),
+            ],
+            settings.edition,
+        ),
+        _select(
+            g,
+            "scoring",
+            "Default scoring",
+            [("Standard scoring", "standard"), ("Lowest score wins", "lowest")],
+            settings.scoring,
+        ),
+        _select(
+            g,
+            "timer",
+            "Turn timer",
+            [(f"Turn timer: {name}", name) for name in TIMERS],
+            _timer_name(settings.turn_seconds),
+        ),
+        _select(
+            g,
+            "removal",
+            "Timeouts before removal",
+            [(f"Remove after {n} timeouts in a row", str(n)) for n in range(1, 6)],
+            str(settings.timeouts_before_removal),
+        ),
+        _select(
+            g,
+            "lobby",
+            "Lobby wait",
+            [(f"Lobby waits {n} min", str(n)) for n in (5, 15, 30, 60)],
+            str(settings.lobby_minutes),
+        ),
+        _select(
+            g,
+            "level",
+            "Default computer level",
+            [(f"Computer level: {n}", n) for n in ("easy", "normal", "hard")],
+            settings.computer_level,
+        ),
+    ]
+    for item in rows:
+        view.add_item(ui.ActionRow[Any](item))
+    view.add_item(
+        ui.ActionRow[Any](
+            SettingToggle(
+                g,
+                "computers",
+                label="Computers: " + ("allowed" if settings.computers_allowed else "off"),
+            ),
+            SettingToggle(
+                g,
+                "rated",
+                label="Computers rated: " + ("yes" if settings.computers_rated else "no"),
+            ),
+        )
+    )
+    return view
+
+
+def apply_choice(settings: GuildSettings, name: str, value: str) -> GuildSettings:
+    """The settings with one choice changed; ValueError for a value not offered."""
+    changes: dict[str, Any]
+    if name == "edition" and value in ("classic", "sonic", "mario"):
+        changes = {"edition": value}
+    elif name == "scoring" and value in ("standard", "lowest"):
+        changes = {"scoring": value}
+    elif name == "timer" and value in TIMERS:
+        changes = {"turn_seconds": TIMERS[value]}
+    elif name == "removal" and value in {"1", "2", "3", "4", "5"}:
+        changes = {"timeouts_before_removal": int(value)}
+    elif name == "lobby" and value in {"5", "15", "30", "60"}:
+        changes = {"lobby_minutes": int(value)}
+    elif name == "level" and value in ("easy", "normal", "hard"):
+        changes = {"computer_level": value}
+    elif name == "computers":
+        changes = {"computers_allowed": not settings.computers_allowed}
+    elif name == "rated":
+        changes = {"computers_rated": not settings.computers_rated}
+    else:
+        raise ValueError(name)
+    return dataclasses.replace(settings, **changes)
+
+
+async def _change(
+    interaction: discord.Interaction[Any], guild_id: int, name: str, value: str
+) -> None:
+    if interaction.guild_id != guild_id or not interaction.permissions.manage_guild:
+        await interaction.response.send_message(
+            "You need the Manage Server permission to change the settings.", ephemeral=True
+        )
+        return
+    storage = interaction.client.storage
+    try:
+        settings = apply_choice(await storage.get_settings(guild_id), name, value)
+        await storage.save_settings(settings)
+    except ValueError:
+        await interaction.response.send_message("That choice is not offered.", ephemeral=True)
+        return
+    except StorageError:
+        await interaction.response.send_message(
+            "Could not save the settings; nothing changed. Please try again.", ephemeral=True
+        )
+        return
+    await interaction.response.edit_message(
+        view=settings_panel(settings), allowed_mentions=NO_PINGS
+    )
+
+
+_FIELD = "|".join(FIELDS)
+
+
+class SettingSelect(
+    ui.DynamicItem[ui.Select[Any]], template=rf"unoset:(?P<guild>\d+):(?P<name>{_FIELD})"
+):
+    """A select that changes one setting; the guild and setting live in the custom id."""
+
+    def __init__(
+        self,
+        guild_id: int,
+        name: str,
+        *,
+        placeholder: str | None = None,
+        options: list[discord.SelectOption] | None = None,
+    ) -> None:
+        super().__init__(
+            ui.Select(
+                custom_id=f"unoset:{guild_id}:{name}",
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.guild_id = guild_id
+        self.name = name
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["guild"]), match["name"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data = cast(dict[str, Any], interaction.data or {})
+        values = data.get("values") or [""]
+        await _change(interaction, self.guild_id, self.name, str(values[0]))
+
+
+class SettingToggle(
+    ui.DynamicItem[ui.Button[Any]], template=rf"unotog:(?P<guild>\d+):(?P<name>{_FIELD})"
+):
+    """A button that flips a yes/no setting."""
+
+    def __init__(self, guild_id: int, name: str, *, label: str | None = None) -> None:
+        super().__init__(ui.Button(custom_id=f"unotog:{guild_id}:{name}", label=label))
+        self.guild_id = guild_id
+        self.name = name
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["guild"]), match["name"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _change(interaction, self.guild_id, self.name, "")
+
+
+SETTINGS_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (SettingSelect, SettingToggle)
+
+
+if TYPE_CHECKING:
+    # For the type checker app commands need a Cog as ``self``; at run time this stays a plain
+    # mixin so UnoCog's MRO has a single GroupCog.
+    _CogBase = commands.GroupCog
+else:
+    _CogBase = object
+
+
+class SettingsCommands(_CogBase):
+    """The /uno settings command (mixed into the /uno group cog)."""
+
+    bot: Any
+
+    @app_commands.command(name="settings", description="This server's UNO settings (Manage Server)")
+    @app_commands.default_permissions(manage_guild=True)
+    async def settings(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.guild_id is None or not interaction.permissions.manage_guild:
+            await interaction.response.send_message(
+                "You need the Manage Server permission for the settings.", ephemeral=True
+            )
+            return
+        try:
+            current = await self.bot.storage.get_settings(interaction.guild_id)
+        except StorageError:
+            await interaction.response.send_message(
+                "The settings are not available right now; please try again.", ephemeral=True
+            )
+            return
+        await interaction.response.send_message(
+            view=settings_panel(current), ephemeral=True, allowed_mentions=NO_PINGS
+        )
