@@ -624,6 +624,7 @@ class TableManager:
                 self.scheduler.schedule(f"{key}:turn", table.deadline, self._turn_timeout(key))
             else:
                 self.scheduler.cancel(f"{key}:turn")
+            self._arm_computer_catch(table)
             seat = table.match.game.current
             if seat >= 0 and table.seats[seat].computer is not None and self.brain is not None:
                 low, high = self.computer_delay
@@ -693,8 +694,43 @@ class TableManager:
             color = COLORS[counts.index(max(counts))]
             await self._apply(table, seat, "color", color, own=False)
 
+    def _arm_computer_catch(self, table: Table) -> None:
+        """Normal and hard computers catch a player who forgot UNO, after a human-like pause."""
+        key = f"{table.table_id}:catch"
+        assert table.match is not None
+        target = table.match.game.catchable()
+        catchers = [
+            s
+            for s, seat in enumerate(table.seats)
+            if seat.computer in ("normal", "hard") and s != target and table.match.active[s]
+        ]
+        if target < 0 or not catchers:
+            self.scheduler.cancel(key)
+            return
+        if self.scheduler.pending(key):
+            return
+        # Quicker than a computer's own move, so a catch lands before that move closes the window.
+        low, _ = self.computer_delay
+        when = self.clock() + self.rng.uniform(low / 2, low)
+        self.scheduler.schedule(
+            key, when, self._computer_catch(table.table_id, catchers[0], target)
+        )
+
+    def _computer_catch(
+        self, table_id: str, seat: int, target: int
+    ) -> Callable[[], Awaitable[None]]:
+        async def job() -> None:
+            async with self._lock(table_id):
+                table = self.tables.get(table_id)
+                if table is None or table.match is None or table.status is not Status.PLAYING:
+                    return
+                if table.match.game.catchable() == target:
+                    await self._apply(table, seat, "catch", str(target), own=False)
+
+        return job
+
     def _disarm(self, table: Table) -> None:
-        for kind in ("computer", "next", "turn", "lobby"):
+        for kind in ("computer", "next", "turn", "lobby", "catch"):
             self.scheduler.cancel(f"{table.table_id}:{kind}")
 
     def _lobby_expiry(self, table_id: str) -> Callable[[], Awaitable[None]]:

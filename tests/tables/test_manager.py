@@ -292,3 +292,40 @@ async def test_deadline_survives_a_restart(storage: Storage) -> None:
     assert fresh.get("t1").deadline == deadline and later.due("t1:turn") == deadline
     await later.advance(41)
     assert fresh.get("t1").match.game.current != current  # type: ignore[union-attr]
+
+
+async def test_a_normal_computer_catches_a_forgotten_uno(storage: Storage) -> None:
+    scheduler = ManualScheduler()
+    manager = manager_on(storage, scheduler)
+    await manager.create("t1", 1, 100, ALICE, "Alice", RuleSet(target=5000), threads=True)
+    await manager.lobby_action("t1", BOB, "Bob", "join")
+    await manager.lobby_action("t1", ALICE, "Alice", "computer", "normal")
+    await manager.lobby_action("t1", ALICE, "Alice", "start")
+    table = manager.get("t1")
+    game = table.match.game  # type: ignore[union-attr]
+    for _ in range(3000):
+        table = manager.get("t1")
+        game = table.match.game  # type: ignore[union-attr]
+        seat = game.current
+        if table.status is Status.ROUND_OVER:
+            await scheduler.advance(31)
+            continue
+        if table.seats[seat].computer is not None:
+            await scheduler.advance(1.0)
+            continue
+        playable = game.playable(seat)
+        if len(game.hands[seat]) == 2 and playable and game.phase is Phase.TURN:
+            code = CODES[playable[0]]
+            arg = f"0.{code}" + (".red" if code.startswith("wild") else "")
+            await manager.act("t1", user_at(table, seat), table.version, "play", arg)  # no UNO
+            if manager.get("t1").match.game.catchable() == seat:  # type: ignore[union-attr]
+                assert scheduler.pending("t1:catch")
+                await scheduler.advance(1.2)
+                caught = manager.get("t1").match.game  # type: ignore[union-attr]
+                assert any(e["type"] == "catch" for e in caught.events)
+                assert len(caught.hands[seat]) == 3
+                return
+            continue
+        action, arg = play_arg(table)
+        await manager.act("t1", user_at(table, seat), table.version, action, arg)
+    pytest.fail("no human went down to one card")
