@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from typing import Any
@@ -11,7 +10,6 @@ import discord
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.render import warm_up
 from bot.storage import Storage
 from bot.tables.computer import think
 from bot.tables.manager import TableManager
@@ -73,8 +71,6 @@ class UnoBot(commands.AutoShardedBot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.add_dynamic_items(*LEAGUE_ITEMS)
         self.add_dynamic_items(*SETTINGS_ITEMS)
-        # Draw the card sprites and palettes now rather than during the first game.
-        self._warm = asyncio.get_running_loop().create_task(asyncio.to_thread(warm_up))
         restored = await self.tables.restore()
         for table in restored:
             if table.match is not None:
