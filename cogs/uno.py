@@ -79,7 +79,20 @@ class UnoCog(
         self.manager: TableManager = bot.tables
         self.board = TableBoard(bot, self.manager, min_interval=bot.edit_interval)
         self.pages: dict[tuple[str, int], int] = {}
+        self._background: set[asyncio.Task[None]] = set()
+        self.manager.listeners.append(self._on_change)
         super().__init__()
+
+    async def _on_change(self, table: Table, outcome: Any) -> None:
+        # A lobby closed by its timer (or emptied) shows so; a finished game forgets hand pages.
+        if table.status is Status.CANCELLED and table.match is None:
+            # Not awaited here: listeners run under the table's lock, REST calls must not.
+            task = asyncio.get_running_loop().create_task(self._refresh_lobby(table))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+        if table.status in (Status.FINISHED, Status.CANCELLED):
+            for key in [k for k in self.pages if k[0] == table.table_id]:
+                del self.pages[key]
 
     async def cog_unload(self) -> None:
         await self.board.close()
