@@ -22,7 +22,7 @@ from bot.engine.rules import HOUSE_RULE_MAX
 from bot.engine.snapshot import HandView, PublicView
 from bot.storage import MatchPlayer, MatchRecord, StorageError, TableRecord
 
-from .narrate import narrate, safe_name
+from .narrate import narrate, safe_name, seat_name
 from .scheduler import Scheduler
 from .table import Seat, Status, Table
 
@@ -264,7 +264,7 @@ class TableManager:
             channel_id=channel_id,
             host_id=host_id,
             rules=rules,
-            seats=[Seat(host_id, safe_name(host_name))],
+            seats=[Seat(host_id, seat_name(host_name))],
             created_at=self.clock(),
             turn_seconds=turn_seconds,
             timeout_limit=max(1, timeout_limit),
@@ -294,7 +294,7 @@ class TableManager:
                     raise TableError("You are already in this game.")
                 if len(table.seats) >= MAX_SEATS:
                     raise TableError("The table is full (10 players).")
-                table.seats.append(Seat(user_id, safe_name(name)))
+                table.seats.append(Seat(user_id, seat_name(name)))
                 outcome.reply = "You joined the game."
             elif action == "leave":
                 seat = table.seat_of(user_id)
@@ -342,7 +342,7 @@ class TableManager:
                 table.thread_id = int(arg) if arg else None
                 outcome.events = list(table.match.game.events)
                 table.log.clear()
-                for line in narrate(outcome.events, table.names()):
+                for line in narrate(outcome.events, table.safe_names()):
                     table.note(line)
             elif action == "cancel":
                 self._host_only(table, user_id)
@@ -460,7 +460,7 @@ class TableManager:
         for event in outcome.events:
             if event.get("type") == "challenge":
                 outcome.reveal = tuple(event.get("hand", ()))
-        for line in narrate(outcome.events, table.names()):
+        for line in narrate(outcome.events, table.safe_names()):
             table.note(line)
         if game.over:
             self._close_round(table, outcome)
@@ -476,7 +476,7 @@ class TableManager:
         if match.over:
             table.status = Status.FINISHED
             outcome.match_over = True
-            winners = " and ".join(f"**{table.seats[s].name}**" for s in match.winners)
+            winners = " and ".join(f"**{safe_name(table.seats[s].name)}**" for s in match.winners)
             table.note(f"{winners} won the match!")
         else:
             table.status = Status.ROUND_OVER
@@ -492,7 +492,7 @@ class TableManager:
         table.next_round_at = None
         outcome = Outcome(table, events=list(game.events))
         table.note(f"Round {match.round_number} begins")
-        for line in narrate(outcome.events, table.names()):
+        for line in narrate(outcome.events, table.safe_names()):
             table.note(line)
         return await self._commit(table, outcome)
 
@@ -505,7 +505,9 @@ class TableManager:
         """A player leaves a running game; their cards go back into the draw pile."""
         async with self._lock(table_id):
             table, seat = self.seated(table_id, user_id)
-            return await self._remove(table, seat, f"**{table.seats[seat].name}** left the game")
+            return await self._remove(
+                table, seat, f"**{safe_name(table.seats[seat].name)}** left the game"
+            )
 
     async def kick(self, table_id: str, host_id: int, user_id: int) -> Outcome:
         """The host removes a player."""
@@ -523,7 +525,7 @@ class TableManager:
             assert table.match is not None
             if not table.match.active[seat]:
                 raise TableError("That player has already left.")
-            name = table.seats[seat].name
+            name = safe_name(table.seats[seat].name)
             return await self._remove(table, seat, f"**{name}** was removed by the host")
 
     async def _remove(self, table: Table, seat: int, line: str) -> Outcome:
@@ -670,7 +672,7 @@ class TableManager:
         assert match is not None
         game = match.game
         seat = game.current
-        name = table.seats[seat].name
+        name = safe_name(table.seats[seat].name)
         count = table.timeouts.get(seat, 0) + 1
         if count >= table.timeout_limit:
             table.timeouts[seat] = 0

@@ -12,9 +12,14 @@ _MARKDOWN = re.compile(r"([\\*_~`|>#\[\]()-])")
 NAME_MAX = 32
 
 
+def seat_name(name: str) -> str:
+    """A display name as a seat keeps it: one line, at most 32 characters (pictures use it)."""
+    return " ".join(name.split())[:NAME_MAX] or "Player"
+
+
 def safe_name(name: str) -> str:
     """A display name that cannot format text or ping anyone when shown in a message."""
-    cleaned = " ".join(name.split())[:NAME_MAX] or "Player"
+    cleaned = seat_name(name)
     cleaned = _MARKDOWN.sub(r"\\\1", cleaned)
     # A zero-width space after @ and inside <@ breaks every mention form.
     return cleaned.replace("@", "@\u200b").replace("<", "<\u200b")

@@ -9,6 +9,8 @@ from typing import Any
 
 from bot.engine import Match, RuleSet
 
+from .narrate import safe_name
+
 LOG_LINES = 6
 
 
@@ -91,7 +93,12 @@ class Table:
         return seat
 
     def names(self) -> list[str]:
+        """The seats' names as people chose them (for pictures and button labels)."""
         return [seat.name for seat in self.seats]
+
+    def safe_names(self) -> list[str]:
+        """The seats' names made safe for message text: no markdown, no pings."""
+        return [safe_name(seat.name) for seat in self.seats]
 
     def humans(self) -> list[int]:
         return [seat.user_id for seat in self.seats if seat.computer is None]

@@ -9,6 +9,7 @@ from discord import ui
 
 from bot.engine.cards import CARD_INDEX, CARD_LABELS, COLORS
 from bot.engine.snapshot import HandView
+from bot.tables.narrate import safe_name
 from bot.tables.table import Table
 
 from .ids import Click
@@ -147,4 +148,5 @@ def hand_layout(
 def reveal_text(table: Table, target: int, cards: tuple[str, ...]) -> str:
     """The challenged hand, shown to the challenger alone."""
     names = ", ".join(label(code) for code in cards) or "no cards"
-    return f"🔍 **{table.seats[target].name}'s hand** when they played the Wild Draw Four: {names}"
+    who = safe_name(table.seats[target].name)
+    return f"🔍 **{who}'s hand** when they played the Wild Draw Four: {names}"

@@ -8,7 +8,7 @@ import discord
 from discord import ui
 
 from bot.engine.cards import EDITION_TITLES, Edition
-from bot.tables.narrate import safe_text
+from bot.tables.narrate import safe_name, safe_text
 from bot.tables.table import Status, Table
 
 from .ids import Click
@@ -28,7 +28,7 @@ def lobby_view(table: Table, *, thread_id: int | None = None) -> ui.LayoutView:
     """The lobby as it stands (or what became of it once started or cancelled)."""
     view = ui.LayoutView(timeout=None)
     seats = "\n".join(
-        f"{i + 1}. {seat.name}"
+        f"{i + 1}. {safe_name(seat.name)}"
         + (" 👑" if seat.user_id == table.host_id else "")
         + (f" · computer ({seat.computer})" if seat.computer else "")
         for i, seat in enumerate(table.seats)

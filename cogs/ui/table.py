@@ -9,6 +9,7 @@ from discord import ui
 
 from bot.engine.cards import CARD_INDEX, CARD_LABELS
 from bot.engine.snapshot import PublicView
+from bot.tables.narrate import safe_name
 from bot.tables.table import Status, Table
 
 from .ids import Click
@@ -26,7 +27,7 @@ def mention(table: Table, seat: int | None) -> str:
     if seat is None:
         return "nobody"
     who = table.seats[seat]
-    return f"**{who.name}** 🤖" if who.computer else f"<@{who.user_id}>"
+    return f"**{safe_name(who.name)}** 🤖" if who.computer else f"<@{who.user_id}>"
 
 
 def table_view(
@@ -56,7 +57,7 @@ def table_view(
     elif table.status is Status.ROUND_OVER:
         status_line = "Round over! The next round starts soon."
     elif table.status is Status.FINISHED:
-        winners = " and ".join(f"**{table.seats[s].name}**" for s in match.winners)
+        winners = " and ".join(f"**{safe_name(table.seats[s].name)}**" for s in match.winners)
         status_line = f"🏆 {winners} won the match!"
     elif table.status is Status.CANCELLED:
         status_line = "This game was ended."
@@ -117,7 +118,8 @@ def scores_text(table: Table) -> str:
         order.reverse()
     last = match.rounds[-1] if match.rounds else [0] * len(table.seats)
     lines = [
-        f"{table.seats[s].name}: **{match.totals[s]}**" + (f" (+{last[s]})" if last[s] else "")
+        f"{safe_name(table.seats[s].name)}: **{match.totals[s]}**"
+        + (f" (+{last[s]})" if last[s] else "")
         for s in order
     ]
     goal = f" · target {table.rules.target}" if table.rules.target else ""

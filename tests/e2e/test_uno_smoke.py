@@ -21,6 +21,8 @@ async def test_lobby_start_and_play(
     assert lobby is not None and "Crème" in lobby.text
     await (await fake_discord.click(bob, lobby, lobby.button("Join"))).response()
     assert "Bob" in lobby.text
+    # User text never pings nor formats: the mention is broken and nothing may ping.
+    assert "@everyone" not in lobby.text and not lobby.pings_everyone
     await (await fake_discord.click(alice, lobby, lobby.button("Start"))).response()
     thread = (await fake_discord.wait_for(lambda: fake_discord.threads_of(channel)))[0]
     table = await fake_discord.wait_for(lambda: table_message(fake_discord, thread))
