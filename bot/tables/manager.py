@@ -405,8 +405,7 @@ class TableManager:
     ) -> Outcome:
         match = table.match
         assert match is not None
-        if own and action != "catch" and seat == match.game.current:
-            table.timeouts.pop(seat, None)  # the player is back: the count starts over
+        back = own and action != "catch" and seat == match.game.current
         if action == "next":
             return await self._next_round(table)
         if table.status is not Status.PLAYING:
@@ -449,6 +448,8 @@ class TableManager:
                 raise TableError("Unknown action.")
         except RuleError as exc:
             raise TableError(exc.message) from None
+        if back:
+            table.timeouts.pop(seat, None)  # the player is back: the count starts over
         return await self._after_action(table, outcome, start)
 
     async def _after_action(self, table: Table, outcome: Outcome, start: int) -> Outcome:
