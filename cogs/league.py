@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
 import discord
 from discord import app_commands, ui
-from discord.ext import commands
 
 from bot.render.leaderboard import render_leaderboard
 from bot.storage import Storage, StorageError
 from bot.storage.models import LeaderboardPage, MatchDetail, MatchSummary, Season
 from cogs.errors import SORRY, reply_privately
+from cogs.mixin import CommandMixin
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -319,15 +319,7 @@ def export_csv(data: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-if TYPE_CHECKING:
-    # For the type checker the mixin is a cog (app_commands wants a Cog or Group as self);
-    # at run time it stays a plain class, so UnoCog's MRO has one GroupCog.
-    _CogBase = commands.GroupCog
-else:
-    _CogBase = object
-
-
-class LeagueCommands(_CogBase):
+class LeagueCommands(CommandMixin):
     """The league's slash commands; mixed into UnoCog so they sit under /uno."""
 
     bot: UnoBot

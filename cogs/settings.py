@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import Any, Self, cast
 
 import discord
 from discord import app_commands, ui
-from discord.ext import commands
 
 from bot.storage import GuildSettings, StorageError
+from cogs.mixin import EDITION_CHOICES, CommandMixin
 
 NO_PINGS = discord.AllowedMentions.none()
 TIMERS = {
@@ -78,11 +78,7 @@ def settings_panel(settings: GuildSettings) -> ui.LayoutView:
             g,
             "edition",
             "Default edition",
-            [
-                ("Classic UNO", "classic"),
-                ("UNO Sonic the Hedgehog", "sonic"),
-                ("UNO Super Mario", "mario"),
-            ],
+            [(choice.name, choice.value) for choice in EDITION_CHOICES],
             settings.edition,
         ),
         _select(
@@ -250,15 +246,7 @@ class SettingToggle(
 SETTINGS_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (SettingSelect, SettingToggle)
 
 
-if TYPE_CHECKING:
-    # For the type checker app commands need a Cog as ``self``; at run time this stays a plain
-    # mixin so UnoCog's MRO has a single GroupCog.
-    _CogBase = commands.GroupCog
-else:
-    _CogBase = object
-
-
-class SettingsCommands(_CogBase):
+class SettingsCommands(CommandMixin):
     """The /uno settings command (mixed into the /uno group cog)."""
 
     bot: Any

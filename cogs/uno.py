@@ -20,6 +20,7 @@ from bot.tables.manager import StaleClick, TableError, TableManager
 from bot.tables.table import Status, Table
 
 from .league import LeagueCommands
+from .mixin import EDITION_CHOICES
 from .settings import SettingsCommands
 from .ui.board import TableBoard
 from .ui.hand import HAND_IMAGE, hand_layout, reveal_text
@@ -142,11 +143,7 @@ class UnoCog(
         target="Points that end the match (default 500)",
     )
     @app_commands.choices(
-        edition=[
-            app_commands.Choice(name="Classic UNO", value="classic"),
-            app_commands.Choice(name="UNO Sonic the Hedgehog", value="sonic"),
-            app_commands.Choice(name="UNO Super Mario", value="mario"),
-        ],
+        edition=EDITION_CHOICES,
         length=[
             app_commands.Choice(name="Match to the target score", value="match"),
             app_commands.Choice(name="Single round", value="round"),
@@ -273,13 +270,7 @@ class UnoCog(
         )
 
     @app_commands.command(name="rules", description="The rules of the game here (or of an edition)")
-    @app_commands.choices(
-        edition=[
-            app_commands.Choice(name="Classic UNO", value="classic"),
-            app_commands.Choice(name="UNO Sonic the Hedgehog", value="sonic"),
-            app_commands.Choice(name="UNO Super Mario", value="mario"),
-        ]
-    )
+    @app_commands.choices(edition=EDITION_CHOICES)
     async def rules(
         self, interaction: discord.Interaction[Any], edition: str | None = None
     ) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -810,10 +809,3 @@ def _parse_seat(arg: str | None, seats: int) -> int:
     if not 0 <= seat < seats:
         raise TableError("Nobody to catch.")
     return seat
-
-
-def now() -> float:
-    return time.time()
-
-
-__all__ = ["Outcome", "Phase", "StaleClick", "TableError", "TableManager"]

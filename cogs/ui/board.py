@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import io
 import logging
-from typing import Any
 
 import discord
 
@@ -133,6 +132,3 @@ class TableBoard:
         for task in list(self._tasks.values()):
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
-
-
-__all__ = ["Any", "TableBoard"]

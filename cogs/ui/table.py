@@ -9,7 +9,7 @@ from discord import ui
 
 from bot.engine.cards import CARD_INDEX, CARD_LABELS
 from bot.engine.snapshot import PublicView
-from bot.tables.narrate import safe_name
+from bot.tables.narrate import safe_name, safe_text
 from bot.tables.table import Status, Table
 
 from .ids import Click
@@ -71,8 +71,6 @@ def table_view(
     if table.log:
         container.add_item(ui.TextDisplay("\n".join(f"• {line}" for line in table.log[-5:])))
     if view.house_rule and table.rules.edition.value == "mario":
-        from bot.tables.narrate import safe_text
-
         container.add_item(ui.TextDisplay(f"-# Wild Customizable: {safe_text(view.house_rule)}"))
     layout.add_item(container)
     if table.status is Status.PLAYING:
