@@ -1,6 +1,7 @@
 """Computer players: win rates in 4-seat rounds and milliseconds per decision, as JSON.
 
-Run: python bench/ai.py [--rounds 10000] [--hard-rounds 300] [--budget 0.12] [--jobs 2]
+Run: python bench/ai.py [--rounds 10000] [--hard-rounds 1000] [--budget 0.05] [--jobs 2]
+     [--levels easy,normal,hard] [--hard-against random,normal] [--editions classic,sonic,mario]
 
 Seat 0 plays at the level under test against three opponents (``random`` or ``normal``); the
 dealer rotates with the round number so that no seat keeps the first turn. Every round is seeded
@@ -114,28 +115,25 @@ def main() -> None:
     """Print one JSON object with every matchup."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=10_000, help="rounds for easy and normal")
-    parser.add_argument("--hard-rounds", type=int, default=300, help="rounds for hard")
+    parser.add_argument("--hard-rounds", type=int, default=1000, help="rounds for hard")
     parser.add_argument("--budget", type=float, default=ai.DEFAULT_BUDGET_S, help="hard, seconds")
     parser.add_argument("--jobs", type=int, default=1, help="processes (hard times share cores)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--editions", default=",".join(EDITIONS))
     parser.add_argument("--levels", default=",".join(ai.LEVELS))
+    parser.add_argument("--hard-against", default="random,normal", help="hard's opponents")
     args = parser.parse_args()
     runs: list[dict[str, Any]] = []
     editions = args.editions.split(",")
     levels = args.levels.split(",")
+    against = args.hard_against.split(",")
     for edition in editions:
         for level in levels:
-            rounds = args.hard_rounds if level == "hard" else args.rounds
-            runs.append(
-                matchup(edition, level, "random", rounds, args.seed, args.budget, args.jobs)
-            )
-        if "hard" in levels:
-            runs.append(
-                matchup(
-                    edition, "hard", "normal", args.hard_rounds, args.seed, args.budget, args.jobs
+            for opponents in against if level == "hard" else ["random"]:
+                rounds = args.hard_rounds if level == "hard" else args.rounds
+                runs.append(
+                    matchup(edition, level, opponents, rounds, args.seed, args.budget, args.jobs)
                 )
-            )
     result = {
         "seats": SEATS,
         "seed": args.seed,

@@ -9,6 +9,7 @@ from typing import Any, Self, cast
 import discord
 from discord import app_commands, ui
 
+from bot.engine.ai import LEVELS
 from bot.storage import GuildSettings, StorageError
 from cogs.mixin import EDITION_CHOICES, CommandMixin
 
@@ -113,7 +114,7 @@ def settings_panel(settings: GuildSettings) -> ui.LayoutView:
             g,
             "level",
             "Default computer level",
-            [(f"Computer level: {n}", n) for n in ("easy", "normal", "hard")],
+            [(f"Computer level: {n}", n) for n in LEVELS],
             settings.computer_level,
         ),
     ]
@@ -149,7 +150,7 @@ def apply_choice(settings: GuildSettings, name: str, value: str) -> GuildSetting
         changes = {"timeouts_before_removal": int(value)}
     elif name == "lobby" and value in {"5", "15", "30", "60"}:
         changes = {"lobby_minutes": int(value)}
-    elif name == "level" and value in ("easy", "normal", "hard"):
+    elif name == "level" and value in LEVELS:
         changes = {"computer_level": value}
     elif name == "computers":
         changes = {"computers_allowed": not settings.computers_allowed}

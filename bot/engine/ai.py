@@ -1,4 +1,8 @@
-"""Computer players: easy (random legal card), normal (heuristics), hard (determinized Monte Carlo).
+"""Computer players: easy (random legal card), normal (heuristics), hard (memory and Monte Carlo).
+
+Hard plays a sharper heuristic that uses what it remembers of the cards (which colors a seat
+showed it lacks) and checks that move by determinized Monte Carlo: rollouts of the round over many
+guesses of the hidden cards.
 
 Every decision uses only what its seat could know: its own hand, the public counts and flags, the
 discard pile and the public events (a challenge reveal only when this seat was the challenger).
@@ -35,14 +39,15 @@ from .cards import (
 from .game import DRAWN, MATCHES, RESPOND, TURN, Action, Game, Phase
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
-DEFAULT_BUDGET_S = 0.12
+DEFAULT_BUDGET_S = 0.05
 DEFAULT_MAX_ROLLOUTS = 6000
 # A rollout that runs this long is scored by hand sizes instead (a guard for the time budget).
 ROLLOUT_STEP_CAP = 600
 # Challenge a Wild Draw Four from this estimated chance that it was illegal: losing a challenge
 # costs 2 extra cards, winning one moves 4 cards to the culprit and keeps the turn.
 CHALLENGE_THRESHOLD = 0.3
-# Hard keeps normal's choice unless another move's rollouts beat it by this many standard errors.
+# Hard keeps its heuristic's move unless another move's rollouts beat it by this many
+# standard errors.
 PRIOR_Z = 1.0
 
 Clock = Callable[[], float]
@@ -215,15 +220,79 @@ def _others(game: Game, seat: int) -> list[int]:
     return [len(game.hands[s]) for s in range(game.n) if s != seat and game.active[s]]
 
 
-def _card_score(game: Game, seat: int, card: int, danger: bool) -> float:
-    """How much normal likes playing ``card`` now (higher is better)."""
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The weights of a heuristic player: normal's, and hard's sharper ones."""
+
+    wild: float = -30.0  # playing a wild card when a colored one fits
+    idle_hit: float = 3.0  # a Skip or Draw Two while nobody is close to going out
+    keep_drawn_wild: bool = False  # pass on a drawn wild card while nobody is close to out
+    # Bonus per unit of estimated chance that the seat after the play holds nothing that fits,
+    # multiplied by ``block_danger`` when that seat is down to two cards.
+    block: float = 0.0
+    block_danger: float = 1.0
+
+
+NORMAL = Style()
+# Tuned on 10,000 seeded rounds per edition against three normal players (docs/performance.md).
+SHARP = Style(wild=-60.0, idle_hit=-5.0, keep_drawn_wild=True, block=10.0, block_danger=3.0)
+
+
+def chance_none(game: Game, info: Knowledge, seat: int, fits: tuple[bool, ...]) -> float:
+    """Estimated chance that ``seat`` holds no card that ``fits`` (a table by card kind).
+
+    The cards of a hand are taken as independent draws from the cards ``info`` has not seen;
+    the part of the hand a draw showed to hold none of some kinds draws from the rest only.
+    """
+    known = info.known.get(seat)
+    if known and any(n > 0 and fits[c] for c, n in known.items()):
+        return 0.0
+    pool = info.unseen
+    if not pool:
+        return 0.0
+    size = len(game.hands[seat])
+    chance = 1.0
+    free = size
+    void = info.voids.get(seat)
+    if void is not None:
+        count, excluded = void
+        count = min(count, size)
+        allowed = [c for c in pool if c not in excluded]
+        if allowed:
+            misses = sum(1 for c in allowed if not fits[c])
+            chance *= (misses / len(allowed)) ** count
+        free = size - count
+    misses = sum(1 for c in pool if not fits[c])
+    return chance * (misses / len(pool)) ** free
+
+
+def follower(game: Game, seat: int, card: int) -> int:
+    """The seat that must match ``card`` after ``seat`` plays it (skips and reverses applied)."""
+    nxt = game.next_seat(seat)
+    if IS_WILD[card]:
+        return nxt
+    rank = CARD_RANK[card]
+    if rank == SKIP or (rank == DRAW2 and game.edition is not Edition.MARIO):
+        return game.next_seat(nxt)
+    if rank == REVERSE and game.players > 2:
+        back = (seat - game.direction) % game.n
+        while not game.active[back]:
+            back = (back - game.direction) % game.n
+        return back
+    return nxt
+
+
+def _card_score(
+    game: Game, seat: int, card: int, danger: bool, style: Style, info: Knowledge | None
+) -> float:
+    """How much a heuristic player likes playing ``card`` now (higher is better)."""
     hand = game.hands[seat]
     nxt = game.next_seat(seat)
     nxt_cards = len(game.hands[nxt])
     score = 0.0
     if IS_WILD[card]:
         # Wild cards are kept for when nothing else fits: they are never stuck in hand.
-        score -= 30.0
+        score += style.wild
         if card == WILD_DRAW4:
             held = any(_counts_as_color(game.edition, c, game.color) for c in hand if c != card)
             if held:
@@ -242,17 +311,24 @@ def _card_score(game: Game, seat: int, card: int, danger: bool) -> float:
     score += CARD_POINTS[card] / (2.0 if danger else 10.0)
     rank = CARD_RANK[card]
     if rank in (SKIP, DRAW2):
-        score += 25.0 if nxt_cards <= 2 else 3.0
+        score += 25.0 if nxt_cards <= 2 else style.idle_hit
         if rank == DRAW2:
             score += 3.0
     elif rank == REVERSE and game.players > 2:
         back = game.hands[(seat - game.direction) % game.n]
         if nxt_cards <= 2 and len(back) > nxt_cards:
             score += 20.0
+    if info is not None and style.block:
+        # Leave a color and rank the seat that follows probably cannot match.
+        after = follower(game, seat, card)
+        weight = style.block * (style.block_danger if len(game.hands[after]) <= 2 else 1.0)
+        score += weight * chance_none(game, info, after, MATCHES[color * CARD_KINDS + card])
     return score
 
 
-def _normal(game: Game, seat: int, rng: random.Random) -> Action:
+def heuristic(
+    game: Game, seat: int, rng: random.Random, style: Style, info: Knowledge | None = None
+) -> Action:
     """Heuristic play: keep wilds, shed points under threat, name the strongest color."""
     phase = game.phase
     hand = game.hands[seat]
@@ -263,21 +339,30 @@ def _normal(game: Game, seat: int, rng: random.Random) -> Action:
             star = best_color(hand, rng, WILD_SUPER_STAR)
             return Action(seat, "play", WILD_SUPER_STAR, star, _uno(game, seat))
         if game.pending_card == WILD_DRAW4:
-            chance = illegal_chance(game, knowledge(game, seat))
+            chance = illegal_chance(game, info or knowledge(game, seat))
             if chance >= CHALLENGE_THRESHOLD:
                 return Action(seat, "challenge")
         return Action(seat, "accept")
+    danger = min(_others(game, seat)) <= 2
     if phase is Phase.DRAWN:
         card = game.drawn
+        if IS_WILD[card] and style.keep_drawn_wild and len(hand) > 1 and not danger:
+            return Action(seat, "pass")  # a wild card is worth more later than one card less now
         named = best_color(hand, rng, card) if IS_WILD[card] else None
         return Action(seat, "play", card, named, _uno(game, seat))
     cards = list(dict.fromkeys(game.playable(seat)))
     if not cards:
         return Action(seat, "draw")
-    danger = min(_others(game, seat)) <= 2
-    best = max(cards, key=lambda c: _card_score(game, seat, c, danger))
+    if style.block and info is None and len(cards) > 1:
+        info = knowledge(game, seat)
+    best = max(cards, key=lambda c: _card_score(game, seat, c, danger, style, info))
     color = best_color(hand, rng, best) if IS_WILD[best] else None
     return Action(seat, "play", best, color, _uno(game, seat))
+
+
+def _normal(game: Game, seat: int, rng: random.Random) -> Action:
+    """Normal's play: the heuristic with its plain weights and no memory of the hands."""
+    return heuristic(game, seat, rng, NORMAL)
 
 
 # ----- hard -----
@@ -408,17 +493,17 @@ def _hard(
     budget_s: float,
     max_rollouts: int,
 ) -> Action:
-    """Average rollouts over many guesses of the hidden cards; best average wins."""
+    """The sharp heuristic's move, unless rollouts over guesses of the hidden cards beat it."""
     start = clock()
-    prior = _normal(game, seat, rng)
     moves = candidates(game, seat, rng)
     if len(moves) <= 1:
-        return moves[0] if moves else prior
+        return moves[0]  # a forced move (the awaited seat always has one)
+    info = knowledge(game, seat)
+    prior = heuristic(game, seat, rng, SHARP, info)
     # The heuristic's move, with its color, stands in for the same card in the candidates.
     for i, move in enumerate(moves):
         if move.do == prior.do and move.card == prior.card:
             moves[i] = prior
-    info = knowledge(game, seat)
     results: list[list[float]] = [[] for _ in moves]
     rollouts = 0
     while rollouts + len(moves) <= max_rollouts and clock() - start < budget_s:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.engine import Event, Match, RuleError, RuleSet, hand_view, public_view
+from bot.engine.ai import LEVELS
 from bot.engine.cards import CARD_COLOR, CARD_INDEX, COLOR_INDEX, COLORS, Edition
 from bot.engine.game import Phase
 from bot.engine.rules import HOUSE_RULE_MAX
@@ -313,7 +314,7 @@ class TableManager:
                     raise TableError("Computer players are turned off on this server.")
                 if len(table.seats) >= MAX_SEATS:
                     raise TableError("The table is full (10 players).")
-                level = arg if arg in ("easy", "normal", "hard") else "normal"
+                level = arg if arg in LEVELS else "normal"
                 taken = {s.name for s in table.seats}
                 base = next((n for n in COMPUTER_NAMES if f"{n} (bot)" not in taken), "CPU")
                 computer_id = -(len(table.seats) + 1)

@@ -7,6 +7,7 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot.engine.ai import LEVELS
 from bot.engine.cards import EDITION_TITLES, Edition
 from bot.tables.narrate import safe_name, safe_text
 from bot.tables.table import Status, Table
@@ -59,7 +60,7 @@ def lobby_view(table: Table, *, thread_id: int | None = None) -> ui.LayoutView:
         view.add_item(row)
         extras = ui.ActionRow[Any]()
         if table.computers is not None:
-            for level in ("easy", "normal", "hard"):
+            for level in LEVELS:
                 default = level == table.computers
                 extras.add_item(
                     LobbyButton(

@@ -35,11 +35,14 @@ def test_hard_stops_at_its_budget() -> None:
     assert 5 <= clock.readings <= 12
 
 
-def test_hard_with_no_budget_falls_back_on_normal() -> None:
+def test_hard_with_no_budget_falls_back_on_its_heuristic() -> None:
     game = dealt(Edition.SONIC, 5)
     clock = FakeClock(1.0)
     hard = ai.decide(game, game.current, "hard", random.Random(3), clock, budget_s=0.5)
-    assert hard == ai.decide(game, game.current, "normal", random.Random(3))
+    info = ai.knowledge(game, game.current)
+    rng = random.Random(3)
+    ai.candidates(game, game.current, rng)  # hard draws its candidates' colors first
+    assert hard == ai.heuristic(game, game.current, rng, ai.SHARP, info)
 
 
 def test_hard_answers_a_forced_move_at_once() -> None:
