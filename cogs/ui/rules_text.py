@@ -38,9 +38,13 @@ HELP_TEXT = (
     "`/uno new` opens a lobby: friends press **Join**, the host presses **Start**. The game "
     "runs in a thread. Press **Show my hand** to see your cards privately and play by clicking "
     "them. Press **UNO!** before playing your next-to-last card.\n\n"
-    "**Commands**: `/uno new`, `/uno hand`, `/uno leave`, `/uno end` (host or Manage Server), "
-    "`/uno kick` (host), `/uno rules`, `/uno help`, `/uno leaderboard`, `/uno stats`, "
-    "`/uno history`."
+    "**Computer players** fill empty seats from the lobby: *easy* plays any card that fits, "
+    "*normal* plays sensibly, *hard* remembers what every draw showed and tries its moves "
+    "against many guesses of your hands.\n\n"
+    "**Game**: `/uno new`, `/uno hand`, `/uno leave`, `/uno end` (host or Manage Server), "
+    "`/uno kick` (host), `/uno rules`, `/uno help`.\n"
+    "**League**: `/uno leaderboard`, `/uno stats`, `/uno history`, `/uno forget-me`; "
+    "`/uno season new`, `/uno export` and `/uno settings` need Manage Server."
 )
 
 

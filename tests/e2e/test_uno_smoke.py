@@ -31,3 +31,26 @@ async def test_lobby_start_and_play(
     assert hand.is_ephemeral and "Your hand" in hand.text
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
+
+
+async def test_help_names_every_command(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    channel = fake_guild.default_channel
+    await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", channel)
+    alice = await fake_discord.create_member(fake_guild, "alice")
+    names: list[str] = []
+    for scope in fake_discord.commands.values():
+        for command in scope.values():
+            for option in command.get("options", []):
+                if option["type"] == 1:  # a subcommand
+                    names.append(f"/{command['name']} {option['name']}")
+                elif option["type"] == 2:  # a group of subcommands
+                    names += [
+                        f"/{command['name']} {option['name']} {sub['name']}"
+                        for sub in option["options"]
+                    ]
+    assert "/uno new" in names and "/uno season new" in names
+    reply = (await (await fake_discord.slash(alice, channel, "uno help", {})).response()).message
+    assert reply is not None and reply.is_ephemeral
+    assert [name for name in names if f"`{name}`" not in reply.text] == []
