@@ -171,6 +171,7 @@ async def test_computers_finish_a_match_and_it_is_recorded_once(storage: Storage
     await manager.create("t10", 5, 100, ALICE, "Alice", rules, threads=True)
     await manager.lobby_action("t10", ALICE, "Alice", "computer", "normal")
     await manager.lobby_action("t10", ALICE, "Alice", "computer", "easy")
+    await manager.lobby_action("t10", ALICE, "Alice", "computer", "hard")
     await manager.lobby_action("t10", ALICE, "Alice", "start")
     for _ in range(2000):
         table = manager.tables.get("t10")
