@@ -1,7 +1,7 @@
 """Computer players: win rates in 4-seat rounds and milliseconds per decision, as JSON.
 
-Run: python bench/ai.py [--rounds 10000] [--hard-rounds 1000] [--budget 0.05] [--jobs 2]
-     [--levels easy,normal,hard] [--hard-against random,normal] [--editions classic,sonic,mario]
+Run: python bench/ai.py [--rounds 10000] [--hard-rounds 1000] [--budget 0.12] [--jobs 2]
+     [--levels easy,normal,sharp,hard] [--against random,normal] [--editions classic,sonic,mario]
 
 Seat 0 plays at the level under test against three opponents (``random`` or ``normal``); the
 dealer rotates with the round number so that no seat keeps the first turn. Every round is seeded
@@ -26,6 +26,8 @@ from bot.engine.game import Game, Phase
 from bot.engine.simulate import random_policy
 
 SEATS = 4
+# Not a level of the bot: hard's heuristic alone, to show what hard's rollouts add to it.
+SHARP = "sharp"
 EDITIONS = ("classic", "sonic", "mario")
 
 
@@ -47,14 +49,17 @@ def play(
             seat = game.current
             if seat == 0:
                 start = time.perf_counter()
-                action = ai.decide(game, 0, level, rng, budget_s=budget)
+                if level == SHARP:
+                    action = ai.heuristic(game, 0, rng, ai.SHARP)
+                else:
+                    action = ai.decide(game, 0, level, rng, budget_s=budget)
                 times.append(time.perf_counter() - start)
                 game.apply(action)
             elif opponents == "random":
                 random_policy(game, rng)
             else:
                 game.apply(ai.decide(game, seat, opponents, rng))
-            extra = ai.out_of_turn(game, 0, level, rng)
+            extra = ai.out_of_turn(game, 0, "hard" if level == SHARP else level, rng)
             if extra is not None:
                 game.apply(extra)
         wins += game.winner == 0
@@ -120,16 +125,16 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes (hard times share cores)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--editions", default=",".join(EDITIONS))
-    parser.add_argument("--levels", default=",".join(ai.LEVELS))
-    parser.add_argument("--hard-against", default="random,normal", help="hard's opponents")
+    parser.add_argument("--levels", default=",".join((*ai.LEVELS[:2], SHARP, ai.LEVELS[2])))
+    parser.add_argument("--against", default="random,normal", help="the opponents' level")
     args = parser.parse_args()
     runs: list[dict[str, Any]] = []
     editions = args.editions.split(",")
     levels = args.levels.split(",")
-    against = args.hard_against.split(",")
+    against = args.against.split(",")
     for edition in editions:
         for level in levels:
-            for opponents in against if level == "hard" else ["random"]:
+            for opponents in against:
                 rounds = args.hard_rounds if level == "hard" else args.rounds
                 runs.append(
                     matchup(edition, level, opponents, rounds, args.seed, args.budget, args.jobs)

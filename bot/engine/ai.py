@@ -39,7 +39,7 @@ from .cards import (
 from .game import DRAWN, MATCHES, RESPOND, TURN, Action, Game, Phase
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
-DEFAULT_BUDGET_S = 0.05
+DEFAULT_BUDGET_S = 0.12
 DEFAULT_MAX_ROLLOUTS = 6000
 # A rollout that runs this long is scored by hand sizes instead (a guard for the time budget).
 ROLLOUT_STEP_CAP = 600
