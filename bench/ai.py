@@ -134,8 +134,8 @@ def main() -> None:
     against = args.against.split(",")
     for edition in editions:
         for level in levels:
+            rounds = args.hard_rounds if level == "hard" else args.rounds
             for opponents in against:
-                rounds = args.hard_rounds if level == "hard" else args.rounds
                 runs.append(
                     matchup(edition, level, opponents, rounds, args.seed, args.budget, args.jobs)
                 )
