@@ -1,4 +1,4 @@
-"""A minimal discord.py bot exercising what the UNO bot uses, to prove the fake Discord works.
+"""A minimal discord.py bot using what the UNO bot uses: the fake's own test client.
 
 It is also the latency baseline for benchmarks: clicking the counter button answers with an
 immediate `edit_message` (callback type 7) and nothing else.
@@ -54,7 +54,7 @@ class CounterButton(ui.DynamicItem[ui.Button[Any]], template=r"counter:(?P<count
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: ui.Button[Any],
+        item: ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> CounterButton:

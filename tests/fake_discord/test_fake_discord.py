@@ -1,4 +1,4 @@
-"""Tests proving the fake Discord works with a real discord.py bot (tests/e2e/minimal_bot.py)."""
+"""The fake Discord works with a real discord.py bot (fake_discord/minimal_bot.py)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import aiohttp
 import pytest
 from PIL import Image
 
-from tests.e2e.conftest import BotRunner
-from tests.e2e.fake_discord import (
+from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeUser
+from fake_discord.constants import (
     C_BUTTON,
     CB_DEFERRED_MESSAGE,
     CB_MESSAGE,
@@ -19,11 +19,9 @@ from tests.e2e.fake_discord import (
     CB_UPDATE_MESSAGE,
     FLAG_IS_COMPONENTS_V2,
     PERM_MANAGE_GUILD,
-    FakeDiscord,
-    FakeGuild,
-    FakeUser,
 )
-from tests.e2e.minimal_bot import MinimalBot
+from fake_discord.minimal_bot import MinimalBot
+from fake_discord.validation import check_modal
 
 
 @pytest.fixture
@@ -412,7 +410,7 @@ async def test_immediate_reply_with_file_and_channel_edit_with_new_attachment(
 ) -> None:
     import discord
 
-    from tests.e2e.minimal_bot import ImageView, make_png
+    from fake_discord.minimal_bot import ImageView, make_png
 
     channel = fake_guild.default_channel
     msg = (await (await fake_discord.slash(alice, channel, "demo card")).response()).message
@@ -464,19 +462,17 @@ async def test_interaction_token_expiry(
         assert resp.status == 401 and (await resp.json())["code"] == 50027
 
 
-def test_modal_validation(fake_discord: FakeDiscord) -> None:
-    from tests.e2e.fake_discord import DiscordHTTPError
-
+def test_modal_validation() -> None:
     text_input = {"type": 4, "custom_id": "x", "style": 1}
     ok = {
         "custom_id": "m",
         "title": "t" * 45,
         "components": [{"type": 18, "label": "Name", "component": text_input}],
     }
-    fake_discord._validate_modal(ok)
-    with pytest.raises(DiscordHTTPError) as excinfo:
-        fake_discord._validate_modal({**ok, "title": "t" * 46})
-    assert excinfo.value.errors is not None and "title" in excinfo.value.errors["data"]
+    assert check_modal(ok) == []
+    assert check_modal({**ok, "title": "t" * 46}) == [
+        "data.title: Must be 45 or fewer in length. (BASE_TYPE_MAX_LENGTH)"
+    ]
 
 
 async def test_autocomplete_and_mentions(
