@@ -10,6 +10,9 @@ from typing import Any
 
 from fake_discord.constants import JSON
 
+# Where an error sits in a payload: ["components", 0, "label"].
+FormPath = list[str | int]
+
 
 class DiscordHTTPError(Exception):
     """Raised inside route handlers; turned into a Discord-style JSON error response."""
