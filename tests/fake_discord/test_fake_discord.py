@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -21,37 +20,6 @@ from fake_discord.constants import (
     PERM_MANAGE_GUILD,
 )
 from fake_discord.minimal_bot import MinimalBot
-from fake_discord.validation import check_modal
-
-
-@pytest.fixture
-async def bot(
-    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner
-) -> MinimalBot:
-    client = MinimalBot()
-    await bot_runner.start(client)
-    return client
-
-
-@pytest.fixture
-async def alice(fake_discord: FakeDiscord, fake_guild: FakeGuild) -> FakeUser:
-    # Accents, markdown and @everyone in names: the bot must not mangle or ping them.
-    return await fake_discord.create_member(
-        fake_guild, "alice", global_name="Zoë *the* _great_ @everyone"
-    )
-
-
-@pytest.fixture
-async def bob(fake_discord: FakeDiscord, fake_guild: FakeGuild) -> FakeUser:
-    return await fake_discord.create_member(fake_guild, "bob")
-
-
-@pytest.fixture
-async def http(fake_discord: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
-    """Raw REST access (as the bot) to check the fake's validation directly."""
-    headers = {"Authorization": f"Bot {fake_discord.token}"}
-    async with aiohttp.ClientSession(fake_discord.api_base + "/", headers=headers) as session:
-        yield session
 
 
 async def test_login_sync_and_ready(
@@ -460,19 +428,6 @@ async def test_interaction_token_expiry(
     fake_discord.token_ttl = 0.0  # Discord: 15 minutes
     async with http.patch(url, json={"content": "late"}) as resp:
         assert resp.status == 401 and (await resp.json())["code"] == 50027
-
-
-def test_modal_validation() -> None:
-    text_input = {"type": 4, "custom_id": "x", "style": 1}
-    ok = {
-        "custom_id": "m",
-        "title": "t" * 45,
-        "components": [{"type": 18, "label": "Name", "component": text_input}],
-    }
-    assert check_modal(ok) == []
-    assert check_modal({**ok, "title": "t" * 46}) == [
-        "data.title: Must be 45 or fewer in length. (BASE_TYPE_MAX_LENGTH)"
-    ]
 
 
 async def test_autocomplete_and_mentions(
