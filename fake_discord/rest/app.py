@@ -122,6 +122,8 @@ def _middleware(fake: FakeDiscord) -> Any:
             ):
                 raise DiscordHTTPError(401, 0, "401: Unauthorized")
             fault = fake.faults.take(request.method, record.route, record.path)
+            if fault is not None:
+                fake._notify()
             if fault is not None and fault.delay > 0:
                 await asyncio.sleep(fault.delay)
             if fault is not None and fault.status is not None and not fault.after_handling:
@@ -154,6 +156,5 @@ def _middleware(fake: FakeDiscord) -> Any:
 
 def _fault_response(fake: FakeDiscord, fault: Fault, path: str) -> web.Response:
     log.info("fake discord injected %s into %s", fault.status, path)
-    fake._notify()
     assert fault.status is not None
     return error_response(fault.status, fault.body())
