@@ -178,8 +178,11 @@ class WorldBuilding(WorldQueries):
                 raise ValueError("threads need a parent channel")
             channel.owner_id = guild.owner_id
             channel.thread_members.add(guild.owner_id)
-        event = "THREAD_CREATE" if channel.is_thread else "CHANNEL_CREATE"
-        await self.gateway.broadcast(event, lambda s: channel.to_payload())
+        if channel.is_thread:
+            payload = {**channel.to_payload(), "newly_created": True}
+            await self.gateway.broadcast("THREAD_CREATE", lambda s: payload)
+        else:
+            await self.gateway.broadcast("CHANNEL_CREATE", lambda s: channel.to_payload())
         return channel
 
     async def delete_channel(self, channel: ChannelRef) -> FakeChannel:

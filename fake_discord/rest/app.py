@@ -24,6 +24,8 @@ log = logging.getLogger("fake_discord")
 Files = list[tuple[str, bytes]]
 # Interaction callbacks and webhook routes authenticate by token, not by header.
 TOKEN_ROUTES = (f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/")
+# Routes Discord answers without any authentication.
+PUBLIC_PATHS = frozenset({f"{API_PREFIX}/gateway"})
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
@@ -117,9 +119,8 @@ def _middleware(fake: FakeDiscord) -> Any:
             if record is None:
                 response: web.StreamResponse = await handler(request)
                 return response
-            if not path.startswith(TOKEN_ROUTES) and (
-                request.headers.get("Authorization") != f"Bot {fake.token}"
-            ):
+            needs_token = not path.startswith(TOKEN_ROUTES) and path not in PUBLIC_PATHS
+            if needs_token and request.headers.get("Authorization") != f"Bot {fake.token}":
                 raise DiscordHTTPError(401, 0, "401: Unauthorized")
             fault = fake.faults.take(request.method, record.route, record.path)
             if fault is not None:
