@@ -3,7 +3,8 @@ edit, delete, history) and threads, with Discord's access rules and write limits
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, NoReturn
 
 from aiohttp import web
 
@@ -131,24 +132,21 @@ class ChannelRoutes:
         `around` (message ids). Without Read Message History the list is empty."""
         channel = self._channel(request)
         query = request.query
-        try:
-            limit = int(query.get("limit", 50))
-        except ValueError:
-            limit = 0
+        limit = _int_param(query, "limit", 50)
         if not 1 <= limit <= 100:
-            errors = FormErrors()
-            errors.add(["limit"], "NUMBER_TYPE_MAX", "Must be between 1 and 100.")
-            errors.raise_if_any()
+            _bad_param("limit", "Must be between 1 and 100.")
         perms = self._perms(channel)
         if perms is not None and not perms & PERM_READ_MESSAGE_HISTORY:
             return json_response([])
         msgs = self.fake.public_messages(channel)  # oldest first
         if "before" in query:
-            msgs = [m for m in msgs if m.id < int(query["before"])][-limit:]
+            before = _int_param(query, "before", 0)
+            msgs = [m for m in msgs if m.id < before][-limit:]
         elif "after" in query:
-            msgs = [m for m in msgs if m.id > int(query["after"])][:limit]
+            after = _int_param(query, "after", 0)
+            msgs = [m for m in msgs if m.id > after][:limit]
         elif "around" in query:
-            pivot = int(query["around"])
+            pivot = _int_param(query, "around", 0)
             start = max(0, sum(1 for m in msgs if m.id < pivot) - limit // 2)
             msgs = msgs[start : start + limit]
         else:
@@ -277,3 +275,20 @@ class ChannelRoutes:
     async def typing(self, request: web.Request) -> web.Response:
         self._channel(request)
         return web.Response(status=204)
+
+
+def _bad_param(name: str, message: str) -> NoReturn:
+    errors = FormErrors()
+    errors.add([name], "NUMBER_TYPE_COERCE", message)
+    raise DiscordHTTPError(400, 50035, "Invalid Form Body", errors.tree)
+
+
+def _int_param(query: Mapping[str, str], name: str, default: int) -> int:
+    """A numeric query parameter; 400 Invalid Form Body when it is not a number."""
+    raw = query.get(name)
+    if raw is None:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        _bad_param(name, f"Value {raw!r} is not a number.")

@@ -136,8 +136,8 @@ async def test_history_pages_like_discord(
     assert [int(m["id"]) for m in page] == [ids[13], ids[12], ids[11]]
     _, page = await call(http, "GET", f"{url}?limit=4&around={ids[10]}")
     assert sorted(int(m["id"]) for m in page) == ids[8:12]
-    for bad in (0, 101, "x"):
-        status, body = await call(http, "GET", f"{url}?limit={bad}")
+    for bad in ("limit=0", "limit=101", "limit=x", "before=x"):
+        status, body = await call(http, "GET", f"{url}?{bad}")
         assert (status, body["code"]) == (400, 50035)
 
     # discord.py pages through it all (100 at a time) to reconcile after a restart.

@@ -1,9 +1,12 @@
-"""Nothing driven against the fake leaves the machine, and discord.py is pointed back at
-Discord once a test is done."""
+"""Pointing discord.py at the fake (in this process or a child), and back at Discord once a
+test is done; nothing driven against the fake leaves the machine."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import socket
+import sys
 
 import aiohttp
 import pytest
@@ -12,6 +15,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from fake_discord import FakeDiscord, NonLoopbackConnection, loopback_only, point_discord_py_at
+from fake_discord.discord_py import URL_ENV
 from fake_discord.netguard import LoopbackOnly, is_loopback_address
 from fake_discord.server import is_loopback
 
@@ -57,3 +61,30 @@ async def test_pointing_discord_py_is_undone(fake_discord: FakeDiscord) -> None:
     assert outer == (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
     redirect.restore()  # twice is harmless
     assert outer == (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+
+
+CHILD = """
+import asyncio, os, discord
+from fake_discord import point_discord_py_at
+from fake_discord.discord_py import URL_ENV
+
+async def main():
+    with point_discord_py_at(os.environ[URL_ENV]):
+        client = discord.Client(intents=discord.Intents.none())
+        await client.login(os.environ["BOT_TOKEN"])
+        print(client.user.id)
+        await client.close()
+
+asyncio.run(main())
+"""
+
+
+async def test_a_bot_in_a_child_process_finds_the_fake(fake_discord: FakeDiscord) -> None:
+    env = {**os.environ, URL_ENV: fake_discord.base_url, "BOT_TOKEN": fake_discord.token}
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", CHILD, env=env, stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await asyncio.wait_for(child.communicate(), 60)
+    assert child.returncode == 0
+    assert int(out.decode().strip()) == fake_discord.bot_user.id
+    assert ("GET", "/users/@me") in fake_discord.requests
