@@ -37,6 +37,14 @@ class ComponentSimulation(InteractionDispatch):
         channel = self.channels.get(msg.channel_id) or self.deleted_channels[msg.channel_id]
         return channel
 
+    async def _component_interaction(
+        self, user: FakeUser, msg: FakeMessage, data: JSON, locale: str | None
+    ) -> FakeInteraction:
+        channel = self._message_channel(msg)
+        return await self._dispatch_interaction(
+            ITX_MESSAGE_COMPONENT, user, channel, data, message=msg, locale=locale
+        )
+
     def _check_can_use(self, user: FakeUser, msg: FakeMessage) -> None:
         if not msg.visible_to(user):
             raise AssertionError(f"{user.username} cannot see message {msg.id} (ephemeral)")
@@ -61,14 +69,7 @@ class ComponentSimulation(InteractionDispatch):
             if button.disabled:
                 raise AssertionError(f"button {cid!r} ({button.label}) is disabled")
         data = {"custom_id": cid, "component_type": C_BUTTON}
-        return await self._dispatch_interaction(
-            ITX_MESSAGE_COMPONENT,
-            user,
-            self._message_channel(msg),
-            data,
-            message=msg,
-            locale=locale,
-        )
+        return await self._component_interaction(user, msg, data, locale)
 
     async def select(
         self,
@@ -97,14 +98,7 @@ class ComponentSimulation(InteractionDispatch):
                 )
         comp_type = msg.select(custom_id).type if not force else C_STRING_SELECT
         data = {"custom_id": custom_id, "component_type": comp_type, "values": list(values)}
-        return await self._dispatch_interaction(
-            ITX_MESSAGE_COMPONENT,
-            user,
-            self._message_channel(msg),
-            data,
-            message=msg,
-            locale=locale,
-        )
+        return await self._component_interaction(user, msg, data, locale)
 
     async def submit_modal(
         self,
