@@ -11,26 +11,32 @@ import argparse
 import asyncio
 import json
 import random
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-import yarl
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the fake Discord lives in tests/
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
-
 from bot.client import UnoBot
 from bot.config import Secret, Settings
 from bot.storage import Storage
 from bot.tables.scheduler import ManualScheduler
-from tests.e2e.conftest import BotRunner
-from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.minimal_bot import MinimalBot
-from tests.e2e.uno_helpers import open_hand, table_message
+from fake_discord import (
+    BotRunner,
+    FakeChannel,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    point_discord_py_at,
+)
+from fake_discord.minimal_bot import MinimalBot
+
+
+def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
+    return fake.latest_message(channel, button="Show my hand")
+
+
+async def open_hand(fake: FakeDiscord, user: FakeUser, table: FakeMessage) -> FakeMessage:
+    return await (await fake.click(user, table, table.button("Show my hand"))).followup(0)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -45,8 +51,7 @@ def summary(values: list[float]) -> dict[str, Any]:
 async def measure(clicks: int) -> dict[str, Any]:
     fake = FakeDiscord()
     await fake.start()
-    Route.BASE = fake.api_base
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    point_discord_py_at(fake)
     runner = BotRunner(fake)
     guild = await fake.create_guild("Bench")
     channel = guild.default_channel

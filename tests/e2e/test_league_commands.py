@@ -17,14 +17,8 @@ from bot.storage.models import MatchPlayer, MatchRecord
 from cogs.league import DB_DOWN, LEAGUE_ITEMS, NEEDS_MANAGE, LeagueCommands
 from cogs.ui.items import DYNAMIC_ITEMS
 from cogs.uno import UnoCog
-from tests.e2e.conftest import BotRunner
-from tests.e2e.fake_discord import (
-    PERM_MANAGE_GUILD,
-    FakeDiscord,
-    FakeGuild,
-    FakeMessage,
-    FakeUser,
-)
+from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
+from fake_discord.constants import PERM_MANAGE_GUILD
 from tests.e2e.uno_helpers import Harness, start_bot
 
 ODD_NAME = "**Boss** @everyone <@123456789012345678>"

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.tables.table import Status
-from tests.e2e.conftest import BotRunner
-from tests.e2e.fake_discord import FakeDiscord, FakeGuild
+from fake_discord import BotRunner, FakeDiscord, FakeGuild
 from tests.e2e.test_uno_match import lobby_and_start, maybe_catch, play_turn, settle
 from tests.e2e.uno_helpers import open_hand, start_bot, table_message
 

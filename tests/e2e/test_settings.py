@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.conftest import BotRunner
-from tests.e2e.fake_discord import PERM_MANAGE_GUILD, FakeDiscord, FakeGuild
+from fake_discord import BotRunner, FakeDiscord, FakeGuild
+from fake_discord.constants import PERM_MANAGE_GUILD
 from tests.e2e.test_uno_match import lobby_and_start, settle
 from tests.e2e.uno_helpers import start_bot, table_message
 

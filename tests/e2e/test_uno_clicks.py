@@ -6,8 +6,7 @@ from pathlib import Path
 
 from bot.engine.cards import CARD_INDEX, COLOR_INDEX
 from bot.engine.game import Phase
-from tests.e2e.conftest import BotRunner
-from tests.e2e.fake_discord import FakeDiscord, FakeGuild
+from fake_discord import BotRunner, FakeDiscord, FakeGuild
 from tests.e2e.test_uno_match import enabled, lobby_and_start, press, settle
 from tests.e2e.uno_helpers import open_hand, start_bot, table_message
 

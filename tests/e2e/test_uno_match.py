@@ -10,8 +10,7 @@ from PIL import Image
 
 from bot.engine.game import Phase
 from bot.tables.table import Status
-from tests.e2e.conftest import BotRunner
-from tests.e2e.fake_discord import FakeDiscord, FakeGuild, FakeMessage, FakeUser
+from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.e2e.uno_helpers import Harness, open_hand, start_bot, table_message
 
 

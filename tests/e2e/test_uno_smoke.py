@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.e2e.conftest import BotRunner
-from tests.e2e.fake_discord import FakeDiscord, FakeGuild
+from fake_discord import BotRunner, FakeDiscord, FakeGuild
 from tests.e2e.uno_helpers import open_hand, start_bot, table_message
 
 

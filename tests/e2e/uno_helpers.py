@@ -10,8 +10,7 @@ from bot.client import UnoBot
 from bot.config import Secret, Settings
 from bot.storage import Storage
 from bot.tables.scheduler import ManualScheduler
-from tests.e2e.conftest import BotRunner, RunningBot
-from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from fake_discord import BotRunner, FakeChannel, FakeDiscord, FakeMessage, FakeUser, RunningBot
 
 # Every Storage opened for a test; closed at teardown (an open aiosqlite thread would keep the
 # test process alive), after the bots that use it have stopped.

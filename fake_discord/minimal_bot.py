@@ -1,4 +1,4 @@
-"""A minimal discord.py bot exercising what the UNO bot uses, to prove the fake Discord works.
+"""A minimal discord.py bot using what the UNO bot uses: the fake's own test client.
 
 It is also the latency baseline for benchmarks: clicking the counter button answers with an
 immediate `edit_message` (callback type 7) and nothing else.
@@ -14,6 +14,11 @@ Commands (one `/demo` group):
 - `/demo announce text`    channel message, edit it, thread from it, message in the thread.
 - `/demo pick fruit`       autocomplete, reply pings the user.
 - `/demo slow`             answers after `bot.slow_delay` seconds (ack deadline tests).
+- `/demo whoami`           ephemeral reply naming the interaction's locale and guild locale.
+- `/demo hand`             one live private hand per user: the first call sends an ephemeral
+                            followup, later calls edit that same message through its
+                            interaction's webhook (a new one once its token expired).
+- `/demo fold`             deletes the user's private hand through the webhook.
 - `/demo admin greet member style`   subcommand group with user + choice options.
 - `/settings`              top-level command restricted to Manage Guild.
 """
@@ -54,7 +59,7 @@ class CounterButton(ui.DynamicItem[ui.Button[Any]], template=r"counter:(?P<count
     async def from_custom_id(
         cls,
         interaction: discord.Interaction[Any],
-        item: ui.Button[Any],
+        item: ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> CounterButton:
@@ -194,6 +199,44 @@ async def slow(interaction: discord.Interaction[Any]) -> None:
     await interaction.response.send_message("finally")
 
 
+@demo.command(name="whoami", description="Your locale and the server's")
+async def whoami(interaction: discord.Interaction[Any]) -> None:
+    guild_locale = interaction.guild_locale.value if interaction.guild_locale else "-"
+    text = f"locale={interaction.locale.value} guild_locale={guild_locale}"
+    await interaction.response.send_message(text, ephemeral=True)
+
+
+@demo.command(name="hand", description="Show your private hand, kept up to date")
+async def hand(interaction: discord.Interaction[Any]) -> None:
+    bot = interaction.client
+    assert isinstance(bot, MinimalBot)
+    await interaction.response.send_message("Dealing…", ephemeral=True)
+    count = bot.hand_versions[interaction.user.id] = (
+        bot.hand_versions.get(interaction.user.id, 0) + 1
+    )
+    text = f"Hand #{count}"
+    previous = bot.hands.get(interaction.user.id)
+    if previous is not None:
+        try:
+            await previous.edit(content=text)
+            return
+        except discord.HTTPException:  # its token expired (or it is gone): deal a new one
+            pass
+    bot.hands[interaction.user.id] = await interaction.followup.send(
+        text, ephemeral=True, wait=True
+    )
+
+
+@demo.command(name="fold", description="Delete your private hand")
+async def fold(interaction: discord.Interaction[Any]) -> None:
+    bot = interaction.client
+    assert isinstance(bot, MinimalBot)
+    await interaction.response.send_message("Folded", ephemeral=True)
+    previous = bot.hands.pop(interaction.user.id, None)
+    if previous is not None:
+        await previous.delete()
+
+
 @admin.command(name="greet", description="Greet a member")
 @app_commands.describe(member="Who to greet", style="How")
 @app_commands.choices(
@@ -226,6 +269,8 @@ class MinimalBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
         self.sync_guild_id = sync_guild_id
         self.slow_delay = 0.0
+        self.hands: dict[int, discord.WebhookMessage] = {}
+        self.hand_versions: dict[int, int] = {}
 
     async def setup_hook(self) -> None:
         # Dynamic items are matched by custom_id regex: clicks on messages sent by a previous

@@ -1,17 +1,16 @@
-"""Tests proving the fake Discord works with a real discord.py bot (tests/e2e/minimal_bot.py)."""
+"""The fake Discord works with a real discord.py bot (fake_discord/minimal_bot.py)."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
 from PIL import Image
 
-from tests.e2e.conftest import BotRunner
-from tests.e2e.fake_discord import (
+from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeUser
+from fake_discord.constants import (
     C_BUTTON,
     CB_DEFERRED_MESSAGE,
     CB_MESSAGE,
@@ -19,41 +18,8 @@ from tests.e2e.fake_discord import (
     CB_UPDATE_MESSAGE,
     FLAG_IS_COMPONENTS_V2,
     PERM_MANAGE_GUILD,
-    FakeDiscord,
-    FakeGuild,
-    FakeUser,
 )
-from tests.e2e.minimal_bot import MinimalBot
-
-
-@pytest.fixture
-async def bot(
-    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner
-) -> MinimalBot:
-    client = MinimalBot()
-    await bot_runner.start(client)
-    return client
-
-
-@pytest.fixture
-async def alice(fake_discord: FakeDiscord, fake_guild: FakeGuild) -> FakeUser:
-    # Accents, markdown and @everyone in names: the bot must not mangle or ping them.
-    return await fake_discord.create_member(
-        fake_guild, "alice", global_name="Zoë *the* _great_ @everyone"
-    )
-
-
-@pytest.fixture
-async def bob(fake_discord: FakeDiscord, fake_guild: FakeGuild) -> FakeUser:
-    return await fake_discord.create_member(fake_guild, "bob")
-
-
-@pytest.fixture
-async def http(fake_discord: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
-    """Raw REST access (as the bot) to check the fake's validation directly."""
-    headers = {"Authorization": f"Bot {fake_discord.token}"}
-    async with aiohttp.ClientSession(fake_discord.api_base + "/", headers=headers) as session:
-        yield session
+from fake_discord.minimal_bot import MinimalBot
 
 
 async def test_login_sync_and_ready(
@@ -412,7 +378,7 @@ async def test_immediate_reply_with_file_and_channel_edit_with_new_attachment(
 ) -> None:
     import discord
 
-    from tests.e2e.minimal_bot import ImageView, make_png
+    from fake_discord.minimal_bot import ImageView, make_png
 
     channel = fake_guild.default_channel
     msg = (await (await fake_discord.slash(alice, channel, "demo card")).response()).message
@@ -462,21 +428,6 @@ async def test_interaction_token_expiry(
     fake_discord.token_ttl = 0.0  # Discord: 15 minutes
     async with http.patch(url, json={"content": "late"}) as resp:
         assert resp.status == 401 and (await resp.json())["code"] == 50027
-
-
-def test_modal_validation(fake_discord: FakeDiscord) -> None:
-    from tests.e2e.fake_discord import DiscordHTTPError
-
-    text_input = {"type": 4, "custom_id": "x", "style": 1}
-    ok = {
-        "custom_id": "m",
-        "title": "t" * 45,
-        "components": [{"type": 18, "label": "Name", "component": text_input}],
-    }
-    fake_discord._validate_modal(ok)
-    with pytest.raises(DiscordHTTPError) as excinfo:
-        fake_discord._validate_modal({**ok, "title": "t" * 46})
-    assert excinfo.value.errors is not None and "title" in excinfo.value.errors["data"]
 
 
 async def test_autocomplete_and_mentions(

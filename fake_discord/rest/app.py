@@ -1,0 +1,161 @@
+"""The aiohttp application: routes of every area, and the middleware that records each request,
+checks the bot's token, fires injected faults and turns errors into Discord's JSON."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import BodyPartReader, web
+
+from fake_discord.constants import API_PREFIX, JSON
+from fake_discord.errors import DiscordHTTPError, RecordedError
+from fake_discord.faults import Fault
+
+if TYPE_CHECKING:
+    from fake_discord.server import FakeDiscord
+
+log = logging.getLogger("fake_discord")
+
+Files = list[tuple[str, bytes]]
+# Interaction callbacks and webhook routes authenticate by token, not by header.
+TOKEN_ROUTES = (f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/")
+# Routes Discord answers without any authentication.
+PUBLIC_PATHS = frozenset({f"{API_PREFIX}/gateway"})
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    # discord.py only parses bodies whose content-type is exactly "application/json".
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+def error_response(status: int, body: JSON) -> web.Response:
+    headers = {"Content-Type": "application/json"}
+    if status == 429:
+        headers["Via"] = "1.1 google"  # discord.py treats a 429 without Via as a ban
+    return web.Response(body=json.dumps(body).encode(), status=status, headers=headers)
+
+
+async def read_body(request: web.Request) -> tuple[JSON, Files]:
+    """JSON body, or multipart `payload_json` + `files[n]` parts (filename, bytes)."""
+    if request.content_type.startswith("multipart/"):
+        payload: JSON = {}
+        files: dict[int, tuple[str, bytes]] = {}
+        reader = await request.multipart()
+        while True:
+            part = await reader.next()
+            if part is None:
+                break
+            assert isinstance(part, BodyPartReader)
+            if part.name == "payload_json":
+                payload = json.loads(await part.text())
+            else:
+                m = re.fullmatch(r"files\[(\d+)\]", part.name or "")
+                if m is None:
+                    raise DiscordHTTPError(400, 50035, f"Unexpected multipart part {part.name}")
+                files[int(m.group(1))] = (part.filename or "file", await part.read())
+        return payload, [files[i] for i in sorted(files)]
+    if request.can_read_body:
+        body = await request.json()
+        return (body if isinstance(body, dict) else {"_list": body}), []
+    return {}, []
+
+
+def build_app(fake: FakeDiscord) -> web.Application:
+    """The fake's routes; the gateway answers at `/`, attachments at `/attachments/...`."""
+    from fake_discord.rest.application import ApplicationRoutes
+    from fake_discord.rest.channels import ChannelRoutes
+    from fake_discord.rest.guilds import GuildRoutes
+    from fake_discord.rest.interactions import InteractionRoutes
+
+    app = web.Application(middlewares=[_middleware(fake)], client_max_size=64 * 1024 * 1024)
+    router = app.router
+    router.add_get("/", fake.gateway.handle)
+    for routes in (
+        ApplicationRoutes(fake),
+        InteractionRoutes(fake),
+        ChannelRoutes(fake),
+        GuildRoutes(fake),
+    ):
+        routes.register(router, API_PREFIX)
+
+    async def unknown_route(request: web.Request) -> web.Response:
+        raise DiscordHTTPError(
+            404, 0, f"404: Not Found (fake has no route {request.method} {request.path})"
+        )
+
+    router.add_route("*", "/{tail:.*}", unknown_route)
+    return app
+
+
+def _route_of(request: web.Request) -> str:
+    resource = request.match_info.route.resource
+    template = resource.canonical if resource is not None else request.path
+    return template.removeprefix(API_PREFIX)
+
+
+def _middleware(fake: FakeDiscord) -> Any:
+    @web.middleware
+    async def middleware(
+        request: web.Request, handler: Callable[[web.Request], Any]
+    ) -> web.StreamResponse:
+        path = request.path
+        record = None
+        if path.startswith(API_PREFIX):
+            channel_id = request.match_info.get("channel_id")
+            record = fake.traffic.record_request(
+                request.method,
+                path.removeprefix(API_PREFIX),
+                _route_of(request),
+                int(channel_id) if channel_id and channel_id.isdigit() else None,
+            )
+        try:
+            if record is None:
+                response: web.StreamResponse = await handler(request)
+                return response
+            needs_token = not path.startswith(TOKEN_ROUTES) and path not in PUBLIC_PATHS
+            if needs_token and request.headers.get("Authorization") != f"Bot {fake.token}":
+                raise DiscordHTTPError(401, 0, "401: Unauthorized")
+            fault = fake.faults.take(request.method, record.route, record.path)
+            if fault is not None:
+                fake._notify()
+            if fault is not None and fault.delay > 0:
+                await asyncio.sleep(fault.delay)
+            if fault is not None and fault.status is not None and not fault.after_handling:
+                response = _fault_response(fake, fault, record.path)
+            else:
+                response = await handler(request)
+                if fault is not None and fault.status is not None:
+                    response = _fault_response(fake, fault, record.path)
+        except DiscordHTTPError as exc:
+            fake.errors.append(
+                RecordedError(
+                    request.method,
+                    request.path_qs,
+                    exc.status,
+                    exc.code,
+                    exc.message,
+                    exc.errors,
+                    fake.now(),
+                )
+            )
+            log.warning("fake discord rejected %s %s: %s", request.method, path, exc.body())
+            fake._notify()
+            response = error_response(exc.status, exc.body())
+        if record is not None:
+            record.status = response.status
+        return response
+
+    return middleware
+
+
+def _fault_response(fake: FakeDiscord, fault: Fault, path: str) -> web.Response:
+    log.info("fake discord injected %s into %s", fault.status, path)
+    assert fault.status is not None
+    return error_response(fault.status, fault.body())

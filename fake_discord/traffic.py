@@ -1,0 +1,120 @@
+"""What the bot sent the fake: every REST request and every message write, with counters for
+Discord's limits (a channel's 5 writes per 5 s, the bot's requests that are not interaction
+responses)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+WRITE_KINDS = ("create", "edit", "delete")
+# Routes that answer interactions: Discord does not count them against the bot's limits.
+INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
+
+
+@dataclass
+class MessageEvent:
+    """One message create/edit/delete, for rate-limit and burst analysis."""
+
+    at: float  # the fake's clock
+    kind: str  # "create" | "edit" | "delete"
+    channel_id: int
+    message_id: int
+    via: str  # "channel" (REST channel routes) | "webhook" (interaction token) | "callback"
+
+
+@dataclass
+class RequestRecord:
+    """One REST request as the fake received it."""
+
+    at: float  # the fake's clock
+    method: str
+    path: str  # without the /api/v10 prefix, without the query
+    route: str  # the matched route template, e.g. "/channels/{channel_id}/messages"
+    channel_id: int | None
+    status: int = 0  # filled in when answered
+
+    @property
+    def kind(self) -> str:
+        """What a channel request did: create/edit/delete (a message), read, thread, other."""
+        if self.route.endswith("/messages"):
+            return {"POST": "create", "GET": "read"}.get(self.method, "other")
+        if self.route.endswith("/messages/{message_id}"):
+            return {"PATCH": "edit", "DELETE": "delete", "GET": "read"}.get(self.method, "other")
+        if self.route.endswith("/threads") or self.route.endswith("/threads/"):
+            return "thread"
+        return "read" if self.method == "GET" else "other"
+
+    @property
+    def answers_interaction(self) -> bool:
+        return self.route.startswith(INTERACTION_ROUTES)
+
+
+@dataclass
+class Traffic:
+    """Recorder and counters of the bot's requests and message writes."""
+
+    now: Callable[[], float]  # the fake's clock, read at each record
+    log: list[RequestRecord] = field(default_factory=list)
+    message_events: list[MessageEvent] = field(default_factory=list)
+
+    def record_request(
+        self, method: str, path: str, route: str, channel_id: int | None
+    ) -> RequestRecord:
+        record = RequestRecord(self.now(), method, path, route, channel_id)
+        self.log.append(record)
+        return record
+
+    def record_write(self, kind: str, channel_id: int, message_id: int, via: str) -> None:
+        self.message_events.append(MessageEvent(self.now(), kind, channel_id, message_id, via))
+
+    def recent_writes(self, channel_id: int, via: str, window: float) -> list[MessageEvent]:
+        """Writes to the channel through `via` within the last `window` seconds."""
+        now = self.now()
+        return [
+            e
+            for e in self.message_events
+            if e.channel_id == channel_id and e.via == via and now - e.at < window
+        ]
+
+    def message_bursts(
+        self,
+        channel_id: int,
+        window: float = 5.0,
+        via: Iterable[str] | None = None,
+        kinds: Iterable[str] = WRITE_KINDS,
+    ) -> int:
+        """The most message writes (creates, edits and deletes by default) the channel took
+        in any `window` seconds. `via` filters by route kind: "channel" (the REST channel
+        routes Discord rate-limits per channel), "webhook" (interaction followups and
+        original-response edits), "callback" (interaction responses)."""
+        routes = set(via) if via is not None else {"channel", "webhook", "callback"}
+        wanted = set(kinds)
+        times = sorted(
+            e.at
+            for e in self.message_events
+            if e.channel_id == channel_id and e.via in routes and e.kind in wanted
+        )
+        best = start = 0
+        for end, t in enumerate(times):
+            while t - times[start] >= window:
+                start += 1
+            best = max(best, end - start + 1)
+        return best
+
+    def channel_requests(self, channel_id: int | None = None) -> Counter[str]:
+        """REST requests on channel routes by kind ("create", "edit", "delete", "read",
+        "thread", "other"), for one channel or all; interaction responses (callbacks and
+        interaction webhooks) are not counted, as Discord does not count them either."""
+        return Counter(
+            r.kind
+            for r in self.log
+            if r.route.startswith("/channels/")
+            and (channel_id is None or r.channel_id == channel_id)
+        )
+
+    def bot_requests(self) -> int:
+        """REST requests that count against the bot's global limit (all but interaction
+        responses)."""
+        return sum(1 for r in self.log if not r.answers_interaction)
