@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import sys
 
 from dotenv import load_dotenv
 
 from bot.config import ConfigError, Settings
+from bot.logs import setup_logging
+from bot.runner import StartError, serve
 from bot.storage import Storage, StorageError
 
 
 async def _run(settings: Settings) -> None:
-    from bot.client import UnoBot
-
     storage = await Storage.open(settings.database_path)
-    bot = UnoBot(settings, storage=storage)
     try:
-        async with bot:
-            await bot.start(settings.token)
+        await serve(settings, storage)
     finally:
         await storage.close()
 
@@ -31,14 +28,10 @@ def main() -> int:
     except ConfigError as exc:
         print(f"uno-bot: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    logging.getLogger("discord.http").setLevel(logging.WARNING)
+    setup_logging(settings.log_level, secrets=[settings.token])
     try:
         asyncio.run(_run(settings))
-    except StorageError as exc:
+    except (StorageError, StartError) as exc:
         print(f"uno-bot: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
