@@ -7,8 +7,8 @@ from pathlib import Path
 from bot.tables.table import Status
 from tests.e2e.conftest import BotRunner
 from tests.e2e.fake_discord import FakeDiscord, FakeGuild
-from tests.e2e.test_uno_match import lobby_and_start, maybe_catch, play_turn, settle
-from tests.e2e.uno_helpers import open_hand, start_bot, table_message
+from tests.e2e.test_uno_match import lobby_and_start, maybe_catch, play_turn
+from tests.e2e.uno_helpers import open_hand, settle, start_bot, table_message
 
 
 async def test_kill_restart_and_finish_with_old_buttons(
@@ -56,7 +56,7 @@ async def test_kill_restart_and_finish_with_old_buttons(
     edits = old_hand.edit_count
     await (await fake_discord.click(waiting, old_hand, buttons[0])).response()
     await fake_discord.wait_for(lambda: old_hand.edit_count > edits)
-    assert second.bot.tables.get(after.table_id).version > version
+    assert second.bot.tables.tables[after.table_id].version > version
     await settle(second)
     tables = list(second.bot.tables.tables.values())
     if tables and tables[0].match is not None and tables[0].match.game.phase.name == "DRAWN":

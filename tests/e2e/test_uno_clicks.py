@@ -8,8 +8,8 @@ from bot.engine.cards import CARD_INDEX, COLOR_INDEX
 from bot.engine.game import Phase
 from tests.e2e.conftest import BotRunner
 from tests.e2e.fake_discord import FakeDiscord, FakeGuild
-from tests.e2e.test_uno_match import enabled, lobby_and_start, press, settle
-from tests.e2e.uno_helpers import open_hand, start_bot, table_message
+from tests.e2e.test_uno_match import enabled, lobby_and_start, press
+from tests.e2e.uno_helpers import open_hand, settle, start_bot, table_message
 
 
 async def test_strangers_stale_and_double_clicks_and_a_challenge(
@@ -55,7 +55,7 @@ async def test_strangers_stale_and_double_clicks_and_a_challenge(
     await press(h, player, private, stale_id)  # pick the Wild Draw Four: choose a color
     play_id = next(cid for cid in enabled(private, "play") if cid.endswith(".blue"))
     # A double click: both clicks arrive before the hand is redrawn; the card is played once.
-    version = h.bot.tables.get(table.table_id).version
+    version = h.bot.tables.tables[table.table_id].version
     first = await fake_discord.click(player, private, play_id)
     second = await fake_discord.click(player, private, play_id)
     await first.response()
@@ -63,7 +63,7 @@ async def test_strangers_stale_and_double_clicks_and_a_challenge(
     await fake_discord.wait_for(lambda: "old button" in private.text)
     await settle(h)
     assert game.phase is Phase.RESPOND and game.color == COLOR_INDEX["blue"]
-    assert h.bot.tables.get(table.table_id).version == version + 1
+    assert h.bot.tables.tables[table.table_id].version == version + 1
     assert len(game.hands[seat]) == culprit_cards - 1
 
     # The target challenges from the table message; only they see the revealed hand.

@@ -12,11 +12,7 @@ from bot.engine.game import Phase
 from bot.tables.table import Status
 from tests.e2e.conftest import BotRunner
 from tests.e2e.fake_discord import FakeDiscord, FakeGuild, FakeMessage, FakeUser
-from tests.e2e.uno_helpers import Harness, open_hand, start_bot, table_message
-
-
-async def settle(h: Harness) -> None:
-    await h.bot.uno_handler.board.settle()
+from tests.e2e.uno_helpers import Harness, open_hand, settle, start_bot, table_message
 
 
 async def press(h: Harness, user: FakeUser, msg: FakeMessage, custom_id: str) -> None:
@@ -76,7 +72,7 @@ async def play_turn(h: Harness, users: dict[int, FakeUser], thread: object, step
         await press(h, user, hand, enabled(hand, choice)[0])
         return
     if len(game.hands[seat]) == 2 and game.playable(seat) and step % 3 != 0:
-        await press(h, user, hand, enabled(hand, "uno")[0])  # call UNO with the next card
+        await press(h, user, hand, enabled(hand, "arm")[0])  # call UNO with the next card
     cards = enabled(hand, "play") + enabled(hand, "pick")
     if game.phase is Phase.TURN and (not cards or step % 7 == 0):
         await press(h, user, hand, enabled(hand, "draw")[0])
