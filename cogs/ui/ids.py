@@ -159,7 +159,7 @@ def _play(arg: str | None, *, pick: bool) -> Request | Broken:
 
 
 def _number(arg: str | None, top: int) -> int | None:
-    if arg is None or not arg.isdigit() or len(arg) > 3 or int(arg) > top:
+    if arg is None or not (arg.isascii() and arg.isdigit()) or len(arg) > 3 or int(arg) > top:
         return None
     return int(arg)
 

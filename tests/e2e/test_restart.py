@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.tables.scheduler import ManualScheduler
 from bot.tables.table import Status
 from tests.e2e.conftest import BotRunner
 from tests.e2e.fake_discord import FakeDiscord, FakeGuild
@@ -76,3 +77,30 @@ async def test_kill_restart_and_finish_with_old_buttons(
     assert await second.storage.load_tables() == []
     assert not fake_discord.failed_interactions()
     fake_discord.assert_no_errors()
+
+
+async def test_a_lobby_closed_by_its_timer_after_a_restart_shows_so(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    channel = fake_guild.default_channel
+    db = tmp_path / "uno.db"
+    first = await start_bot(fake_discord, bot_runner, db, channel, seed=5)
+    alice = await fake_discord.create_member(fake_guild, "alice")
+    itx = await fake_discord.slash(alice, channel, "uno new", {"edition": "classic"})
+    lobby = (await itx.response()).message
+    assert lobby is not None and lobby.button("Join")
+
+    # Killed before anyone joins: the lobby's message id is already saved with the table.
+    await bot_runner.kill(first.running)
+    later = ManualScheduler(start=first.scheduler.now + 60)
+    second = await start_bot(fake_discord, bot_runner, db, channel, seed=6, scheduler=later)
+    [table] = second.bot.tables.tables.values()
+    assert table.lobby_message_id == lobby.id and table.lobby_deadline is not None
+    edits = lobby.edit_count
+    await later.advance(table.lobby_deadline - later.now + 1)
+    await fake_discord.wait_for(lambda: lobby.edit_count > edits, what="the lobby to close")
+    assert "This game was cancelled." in lobby.text and not lobby.buttons
+    assert await second.storage.load_tables() == []
+    assert not fake_discord.failed_interactions()
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
