@@ -236,20 +236,21 @@ class GameClicks:
             await self.show_hand(interaction, click.table_id)
             return
         assert not isinstance(request, TurnPage | PickColor | OpenHouseRule)
-        try:
-            outcome = await self.manager.act(
-                click.table_id, actor_of(interaction), request, click.version
-            )
-        except StaleClick:
-            await say(interaction, note("stale_prompt").english())
-            return
-        except TableError as exc:
-            await say(interaction, exc.message)
-            return
-        if outcome.reveal is not None:
-            await say(interaction, reveal_text(outcome.table, outcome.reveal))
-        else:
-            await say(interaction, (outcome.note or note("done")).english())
+        with self.board.hold(click.table_id):  # the answer goes out before the picture
+            try:
+                outcome = await self.manager.act(
+                    click.table_id, actor_of(interaction), request, click.version
+                )
+            except StaleClick:
+                await say(interaction, note("stale_prompt").english())
+                return
+            except TableError as exc:
+                await say(interaction, exc.message)
+                return
+            if outcome.reveal is not None:
+                await say(interaction, reveal_text(outcome.table, outcome.reveal))
+            else:
+                await say(interaction, (outcome.note or note("done")).english())
 
     async def on_hand(self, interaction: Itx, click: Click) -> None:
         """A hand button: applied and saved first, then acknowledged, then redrawn."""
@@ -266,16 +267,20 @@ class GameClicks:
             assert not isinstance(request, OpenHouseRule)
             command = request
         message: Note | None
-        try:
-            outcome = await self.manager.act(
-                click.table_id, actor_of(interaction), command, version
-            )
-            message = outcome.note
-        except TableError as exc:
-            if exc.current is None or exc.current.hand is None:
-                await say(interaction, exc.message)
-                return
-            outcome, message = exc.current, exc.note
+        # The table message waits until this click is saved and acknowledged: the clicker's
+        # acknowledgement goes out first, the pictures are drawn after.
+        with self.board.hold(click.table_id):
+            try:
+                outcome = await self.manager.act(
+                    click.table_id, actor_of(interaction), command, version
+                )
+                message = outcome.note
+            except TableError as exc:
+                if exc.current is None or exc.current.hand is None:
+                    await say(interaction, exc.message)
+                    return
+                outcome, message = exc.current, exc.note
+            await interaction.response.defer()
         if picking is not None:
             if click.version != outcome.version:
                 picking, message = None, note("hand_out_of_date")
@@ -284,7 +289,6 @@ class GameClicks:
         text = message.english() if message is not None else None
         if outcome.reveal is not None:
             text = reveal_text(outcome.table, outcome.reveal)
-        await interaction.response.defer()
         if outcome.table.status is Status.FINISHED or outcome.hand is None:
             await interaction.edit_original_response(
                 content=None,

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import io
 import logging
+from collections.abc import Iterator
 
 import discord
 
@@ -39,6 +40,8 @@ class TableBoard:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._pinged: dict[str, int | None] = {}  # the user the current table message pinged
         self._message: dict[str, int] = {}  # the table message this board posted last
+        self._holds: dict[str, int] = {}  # tables whose clicks are being acknowledged
+        self._free: dict[str, asyncio.Event] = {}  # set when a table's last hold ends
 
     def on_change(self, table: TableSnapshot) -> None:
         """A listener: show the newest snapshot of a started table."""
@@ -61,6 +64,20 @@ class TableBoard:
         if key not in self._tasks:
             self._tasks[key] = asyncio.get_running_loop().create_task(self._run(key))
 
+    @contextlib.contextmanager
+    def hold(self, table_id: str) -> Iterator[None]:
+        """Keep this table's refresh waiting while a click is applied and acknowledged: the
+        clicker's acknowledgement goes out first, and the picture is drawn right after."""
+        self._holds[table_id] = self._holds.get(table_id, 0) + 1
+        self._free.setdefault(table_id, asyncio.Event()).clear()
+        try:
+            yield
+        finally:
+            self._holds[table_id] -= 1
+            if not self._holds[table_id]:
+                del self._holds[table_id]
+                self._free.pop(table_id).set()
+
     async def settle(self) -> None:
         """Wait until every requested refresh is done (tests and shutdown)."""
         while self._tasks:
@@ -70,6 +87,8 @@ class TableBoard:
         table = self._latest[key]
         try:
             while key in self._dirty:
+                while key in self._holds:
+                    await self._free[key].wait()
                 self._dirty.discard(key)
                 table = self._latest[key]
                 try:
