@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -93,14 +94,14 @@ class GameClicks:
             for key in [k for k in self.pages if k[0] == table.table_id]:
                 del self.pages[key]
 
-    def spawn(self, work: Any) -> None:
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` in a task this presenter owns (cancelled at close, failures logged)."""
         task = asyncio.get_running_loop().create_task(self._logged(work))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     @staticmethod
-    async def _logged(work: Any) -> None:
+    async def _logged(work: Coroutine[Any, Any, None]) -> None:
         try:
             await work
         except asyncio.CancelledError:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.engine import Action, Game, RuleSet
@@ -257,21 +258,23 @@ class TableManager:
 
     # ----- what the autopilot drives (each under the table's lock) -----
 
-    async def _run_timer(self, table_id: str, status: Status, work: str) -> None:
+    async def _run_timer(
+        self, table_id: str, status: Status, step: Callable[[Table], Change | None]
+    ) -> None:
+        """A timer's change, if the table still waits for it (``step`` None: not yet)."""
         async with self.registry.hold(table_id):
             table = self.registry.tables.get(table_id)
             if table is None or table.status is not status:
                 return
-            now, delay = self.clock(), self.round_delay
-            if work == "expire":
-                change = lobby.expire(table)
-            elif work == "next":
-                change = play.next_round(table)
-            else:
-                if table.match is None or table.deadline is None or now < table.deadline:
-                    return
-                change = play.time_out(table, now=now, delay=delay)
-            await self._commit_for_timer(table, change)
+            change = step(table)
+            if change is not None:
+                await self._commit_for_timer(table, change)
+
+    def _time_out(self, table: Table) -> Change | None:
+        now = self.clock()
+        if table.match is None or table.deadline is None or now < table.deadline:
+            return None
+        return play.time_out(table, now=now, delay=self.round_delay)
 
     async def _commit_for_timer(self, table: Table, change: Change) -> None:
         try:
@@ -284,13 +287,13 @@ class TableManager:
             raise
 
     async def expire_lobby(self, table_id: str) -> None:
-        await self._run_timer(table_id, Status.LOBBY, "expire")
+        await self._run_timer(table_id, Status.LOBBY, lobby.expire)
 
     async def auto_next_round(self, table_id: str) -> None:
-        await self._run_timer(table_id, Status.ROUND_OVER, "next")
+        await self._run_timer(table_id, Status.ROUND_OVER, play.next_round)
 
     async def time_out(self, table_id: str) -> None:
-        await self._run_timer(table_id, Status.PLAYING, "timeout")
+        await self._run_timer(table_id, Status.PLAYING, self._time_out)
 
     async def computer_turn(self, table_id: str) -> ComputerTurn | None:
         """A private copy of the round for the computer whose turn it is, or None."""
