@@ -11,7 +11,13 @@ from PIL import Image
 from bot.engine.game import Phase
 from bot.tables.table import Status
 from tests.e2e.conftest import BotRunner
-from tests.e2e.fake_discord import FakeDiscord, FakeGuild, FakeMessage, FakeUser
+from tests.e2e.fake_discord import (
+    FakeDiscord,
+    FakeGuild,
+    FakeMessage,
+    FakeUser,
+    walk_components,
+)
 from tests.e2e.uno_helpers import Harness, open_hand, settle, start_bot, table_message
 
 
@@ -170,6 +176,21 @@ async def test_three_players_play_a_whole_match_by_clicks(
     assert "won the match" in final.text
     with Image.open(io.BytesIO(final.attachment("scores.png").data)) as img:
         assert img.width > 0
+    # Every version of every table message showed one moment: its status line never asks to
+    # play the drawn card once its log already tells what became of it.
+    posted = fake_discord.channel_messages.get(thread.id, [])  # type: ignore[attr-defined]
+    for msg in posted:  # deleted ones too: a table message is replaced when the turn passes
+        if msg.ephemeral_to is not None:
+            continue
+        for payload in [*msg.history, msg.to_payload()]:
+            text = "\n".join(
+                c["content"]
+                for c in walk_components(payload.get("components", []))
+                if c.get("type") == 10
+            )
+            log = [line for line in text.splitlines() if line.startswith("• ")]
+            if "play the card you drew or keep it" in text:
+                assert log and log[-1].endswith("drew a card"), text
     # Nobody's cards ever went public: hands only ever appear in their owner's ephemerals.
     for msg in fake_discord.public_messages(thread):  # type: ignore[arg-type]
         assert "Your hand" not in msg.text
