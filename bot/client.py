@@ -1,21 +1,27 @@
-"""UnoBot: opens storage, restores tables, loads the cogs and syncs the slash commands."""
+"""UnoBot: opens storage, loads the cogs as extensions by name, restores tables, syncs commands."""
 
 from __future__ import annotations
 
+import importlib
 import logging
 import random
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
 from bot.storage import Storage
-from bot.tables.computer import think
 from bot.tables.manager import TableManager
 from bot.tables.scheduler import Scheduler
 
 log = logging.getLogger(__name__)
+
+# Loaded in this order by name: the core never imports cogs. cogs.uno owns the /uno group that
+# the others add their commands to.
+EXTENSIONS = ("cogs.uno", "cogs.league", "cogs.settings")
+TREE = "cogs.errors:UnoTree"  # the command tree class: every command error answered
 
 
 class UnoBot(commands.AutoShardedBot):
@@ -32,13 +38,11 @@ class UnoBot(commands.AutoShardedBot):
         computer_delay: tuple[float, float] = (1.2, 2.4),
         **options: Any,
     ) -> None:
-        from cogs.errors import UnoTree
-
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.none() | discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),
-            tree_cls=UnoTree,
+            tree_cls=_tree_class(),
             help_command=None,
             **_sharding(settings),
             **options,
@@ -48,33 +52,17 @@ class UnoBot(commands.AutoShardedBot):
         self._owns_storage = storage is None
         self.edit_interval = edit_interval
         self.tables = TableManager(
-            None,
-            scheduler=scheduler or Scheduler(),
-            rng=rng,
-            computer_delay=computer_delay,
-            brain=think,
+            None, scheduler=scheduler or Scheduler(), rng=rng, computer_delay=computer_delay
         )
-        self.uno_handler: Any = None
 
     async def setup_hook(self) -> None:
         if self.storage is None:
             self.storage = await Storage.open(self.settings.database_path)
         self.tables.storage = self.storage
-        from cogs.league import LEAGUE_ITEMS
-        from cogs.settings import SETTINGS_ITEMS
-        from cogs.ui.items import DYNAMIC_ITEMS
-        from cogs.uno import UnoCog
-
-        uno = UnoCog(self)
-        self.uno_handler = uno
-        await self.add_cog(uno)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        self.add_dynamic_items(*LEAGUE_ITEMS)
-        self.add_dynamic_items(*SETTINGS_ITEMS)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        # The extensions listen to the tables: restored ones resume their timers and messages.
         restored = await self.tables.restore()
-        for table in restored:
-            if table.match is not None:
-                uno.board.restored(table)  # refresh its message in place
         log.info("restored %d tables", len(restored))
         if self.settings.sync_commands:
             for guild_id in self.settings.dev_guild_ids:
@@ -89,6 +77,13 @@ class UnoBot(commands.AutoShardedBot):
         await super().close()
         if self.storage is not None and self._owns_storage:
             await self.storage.close()
+
+
+def _tree_class() -> type[app_commands.CommandTree[Any]]:
+    """The command tree class named by ``TREE``, found by name like the extensions."""
+    module, name = TREE.split(":")
+    tree: type[app_commands.CommandTree[Any]] = getattr(importlib.import_module(module), name)
+    return tree
 
 
 def _sharding(settings: Settings) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""One error funnel: anything unexpected in a command or a button ends in a polite private reply."""
+"""One error funnel: bad options get a worded refusal and anything unexpected a polite reply."""
 
 from __future__ import annotations
 
@@ -8,20 +8,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from .inputs import refusal
+from .replies import SORRY, reply_privately
+
 log = logging.getLogger(__name__)
-
-SORRY = "Something went wrong on my side; nothing was changed. Please try again."
-
-
-async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
-    """Answer ephemerally whether or not the interaction was acknowledged yet."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not tell the user about an error")
 
 
 def explain(error: app_commands.AppCommandError) -> str:
@@ -40,7 +30,24 @@ def explain(error: app_commands.AppCommandError) -> str:
 
 
 class UnoTree(app_commands.CommandTree[Any]):
-    """The command tree, with every command error funnelled to a private reply."""
+    """The command tree: options checked before any command runs, every error answered."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.type is not discord.InteractionType.application_command:
+            return True  # autocomplete sees half-typed values by design
+        try:
+            command = interaction.command
+        except app_commands.AppCommandError:
+            return True  # discord.py answers an unknown command itself
+        if not isinstance(command, app_commands.Command):
+            return True
+        data: Any = interaction.data or {}
+        problem = refusal(command, data)
+        if problem is None:
+            return True
+        log.info("refused /%s: %s", command.qualified_name, problem)
+        await reply_privately(interaction, problem)
+        return False
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

@@ -1,19 +1,24 @@
-"""`/uno settings`: a server's defaults, turn timer and computer players, as a V2 panel."""
+"""The ``cogs.settings`` extension: `/uno settings`, a server's defaults, turn timer and computer
+players as a V2 panel of selects and toggles."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Self, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
 import discord
 from discord import app_commands, ui
 
 from bot.engine.ai import LEVELS
 from bot.storage import GuildSettings, StorageError
-from cogs.mixin import EDITION_CHOICES, CommandMixin
+from cogs.group import Subcommand, add_to_group, remove_from_group
+from cogs.replies import NO_PINGS
+from cogs.ui.rules_text import EDITION_CHOICES
 
-NO_PINGS = discord.AllowedMentions.none()
+if TYPE_CHECKING:
+    from bot.client import UnoBot
+
 TIMERS = {
     "off": None,
     "15s": 15,
@@ -162,7 +167,7 @@ def apply_choice(settings: GuildSettings, name: str, value: str) -> GuildSetting
 
 
 async def _change(
-    interaction: discord.Interaction[Any], guild_id: int, name: str, value: str
+    interaction: discord.Interaction[UnoBot], guild_id: int, name: str, value: str
 ) -> None:
     if interaction.guild_id != guild_id or not interaction.permissions.manage_guild:
         await interaction.response.send_message(
@@ -171,6 +176,8 @@ async def _change(
         return
     storage = interaction.client.storage
     try:
+        if storage is None:
+            raise StorageError("storage is not open")
         settings = apply_choice(await storage.get_settings(guild_id), name, value)
         await storage.save_settings(settings)
     except ValueError:
@@ -190,7 +197,7 @@ _FIELD = "|".join(FIELDS)
 
 
 class SettingSelect(
-    ui.DynamicItem[ui.Select[Any]], template=rf"unoset:(?P<guild>\d+):(?P<name>{_FIELD})"
+    ui.DynamicItem[ui.Select[Any]], template=rf"unoset:(?P<guild>[0-9]{{1,20}}):(?P<name>{_FIELD})"
 ):
     """A select that changes one setting; the guild and setting live in the custom id."""
 
@@ -225,7 +232,7 @@ class SettingSelect(
 
 
 class SettingToggle(
-    ui.DynamicItem[ui.Button[Any]], template=rf"unotog:(?P<guild>\d+):(?P<name>{_FIELD})"
+    ui.DynamicItem[ui.Button[Any]], template=rf"unotog:(?P<guild>[0-9]{{1,20}}):(?P<name>{_FIELD})"
 ):
     """A button that flips a yes/no setting."""
 
@@ -247,26 +254,38 @@ class SettingToggle(
 SETTINGS_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (SettingSelect, SettingToggle)
 
 
-class SettingsCommands(CommandMixin):
-    """The /uno settings command (mixed into the /uno group cog)."""
-
-    bot: Any
-
-    @app_commands.command(name="settings", description="This server's UNO settings (Manage Server)")
-    @app_commands.default_permissions(manage_guild=True)
-    async def settings(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.guild_id is None or not interaction.permissions.manage_guild:
-            await interaction.response.send_message(
-                "You need the Manage Server permission for the settings.", ephemeral=True
-            )
-            return
-        try:
-            current = await self.bot.storage.get_settings(interaction.guild_id)
-        except StorageError:
-            await interaction.response.send_message(
-                "The settings are not available right now; please try again.", ephemeral=True
-            )
-            return
+@app_commands.command(name="settings", description="This server's UNO settings (Manage Server)")
+@app_commands.default_permissions(manage_guild=True)
+async def settings(interaction: discord.Interaction[UnoBot]) -> None:
+    if interaction.guild_id is None or not interaction.permissions.manage_guild:
         await interaction.response.send_message(
-            view=settings_panel(current), ephemeral=True, allowed_mentions=NO_PINGS
+            "You need the Manage Server permission for the settings.", ephemeral=True
         )
+        return
+    storage = interaction.client.storage
+    try:
+        if storage is None:
+            raise StorageError("storage is not open")
+        current = await storage.get_settings(interaction.guild_id)
+    except StorageError:
+        await interaction.response.send_message(
+            "The settings are not available right now; please try again.", ephemeral=True
+        )
+        return
+    await interaction.response.send_message(
+        view=settings_panel(current), ephemeral=True, allowed_mentions=NO_PINGS
+    )
+
+
+SETTINGS_COMMANDS: tuple[Subcommand, ...] = (settings,)
+
+
+async def setup(bot: UnoBot) -> None:
+    """Add /uno settings to the /uno group (loading it first) and register its controls."""
+    await add_to_group(bot, SETTINGS_COMMANDS)
+    bot.add_dynamic_items(*SETTINGS_ITEMS)
+
+
+async def teardown(bot: UnoBot) -> None:
+    bot.remove_dynamic_items(*SETTINGS_ITEMS)
+    remove_from_group(bot, SETTINGS_COMMANDS)

@@ -1,98 +1,90 @@
-"""Engine events told as short sentences for the table's log, with user text made harmless."""
+"""The table's log told in English: one sentence per entry, with names the caller made safe."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from bot.engine import Event
 from bot.engine.cards import CARD_INDEX, CARD_LABELS
 
-_MARKDOWN = re.compile(r"([\\*_~`|>#\[\]()-])")
-NAME_MAX = 32
+from .names import safe_text
+from .tablelog import LogEntry, LogLine
 
 
-def seat_name(name: str) -> str:
-    """A display name as a seat keeps it: one line, at most 32 characters (pictures use it)."""
-    return " ".join(name.split())[:NAME_MAX] or "Player"
+def card_name(code: str | None) -> str:
+    return CARD_LABELS[CARD_INDEX[code]] if code in CARD_INDEX else "?"
 
 
-def safe_name(name: str) -> str:
-    """A display name that cannot format text or ping anyone when shown in a message."""
-    cleaned = seat_name(name)
-    cleaned = _MARKDOWN.sub(r"\\\1", cleaned)
-    # A zero-width space after @ and inside <@ breaks every mention form.
-    return cleaned.replace("@", "@\u200b").replace("<", "<\u200b")
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def safe_text(text: str, limit: int = 200) -> str:
-    """Free text (the Wild Customizable house rule) that cannot ping or break the layout."""
-    flat = " ".join(text.split())[:limit]
-    return _MARKDOWN.sub(r"\\\1", flat).replace("@", "@\u200b").replace("<", "<\u200b")
+def narrate(line: LogLine, names: Sequence[str]) -> str:
+    """One entry as a sentence (``names`` must already be safe); an old plain line as it is."""
+    if isinstance(line, str):
+        return line
+    return _tell(line, names)
 
 
-def card_name(code: str) -> str:
-    return CARD_LABELS[CARD_INDEX[code]]
+def _tell(e: LogEntry, names: Sequence[str]) -> str:
+    def who(seat: int | None) -> str:
+        return f"**{names[seat]}**" if seat is not None and 0 <= seat < len(names) else "?"
 
-
-def narrate(events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    """One line per event worth telling the table (names must already be safe)."""
-
-    def who(seat: object) -> str:
-        return f"**{names[seat]}**" if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-
-    lines: list[str] = []
-    for event in events:
-        kind = event.get("type")
-        if kind == "play":
-            line = f"{who(event['seat'])} played {card_name(event['card'])}"
-            if event.get("color"):
-                line += f" and chose {event['color']}"
-            lines.append(line)
-            if event.get("house_rule"):
-                lines.append(f"House rule: {safe_text(str(event['house_rule']))}")
-        elif kind == "bounce":
-            lines.append(
-                f"{who(event['seat'])} bounced it back with a Super Star at "
-                f"{who(event['target'])} and chose {event.get('color')}"
-            )
-        elif kind == "draw":
-            count = event["count"]
-            reason = event.get("reason")
-            cards = f"{count} card" + ("" if count == 1 else "s")
-            if reason == "draw":
-                lines.append(f"{who(event['seat'])} drew a card" if count else "Nothing to draw")
-            elif reason == "victory_lap":
-                continue  # told once by the play line
-            elif count:
-                lines.append(f"{who(event['seat'])} draws {cards}")
-        elif kind == "pass":
-            lines.append(f"{who(event['seat'])} kept the drawn card")
-        elif kind == "skip":
-            lines.append(f"{who(event['seat'])} is skipped")
-        elif kind == "reverse":
-            way = "clockwise" if event["direction"] == 1 else "counter-clockwise"
-            lines.append(f"Play now goes {way}")
-        elif kind == "accept":
-            lines.append(f"{who(event['seat'])} accepted +{event['count']}")
-        elif kind == "challenge":
-            verdict = "the play was legal" if event["legal"] else "the play was NOT legal"
-            lines.append(
-                f"{who(event['seat'])} challenged {who(event['target'])}'s "
-                f"Wild Draw Four: {verdict}"
-            )
-        elif kind == "color":
-            lines.append(f"{who(event['seat'])} chose {event['color']}")
-        elif kind == "uno":
-            lines.append(f"{who(event['seat'])} called **UNO!**")
-        elif kind == "catch":
-            lines.append(f"{who(event['seat'])} caught {who(event['target'])} without UNO: +2")
-        elif kind == "first_card" and event.get("effect") == "starts":
-            lines.append(f"First card: {card_name(event['card'])}")
-        elif kind == "leave":
-            lines.append(f"{who(event['seat'])} left; their cards went back into the pile")
-        elif kind == "round_over":
-            lines.append(f"{who(event['winner'])} went out! {event['points']} points")
-        elif kind == "forfeit":
-            lines.append(f"{who(event['winner'])} is the last player left")
-    return lines
+    kind = e.kind
+    count = e.count or 0
+    if kind == "play":
+        return f"{who(e.seat)} played {card_name(e.card)}" + (
+            f" and chose {e.color}" if e.color else ""
+        )
+    if kind == "house_rule":
+        return f"House rule: {safe_text(e.text or '')}"
+    if kind == "bounce":
+        return (
+            f"{who(e.seat)} bounced it back with a Super Star at {who(e.target)} "
+            f"and chose {e.color}"
+        )
+    if kind == "draw":
+        return f"{who(e.seat)} drew a card" if count else "Nothing to draw"
+    if kind == "draws":
+        return f"{who(e.seat)} draws {_plural(count, 'card')}"
+    if kind == "pass":
+        return f"{who(e.seat)} kept the drawn card"
+    if kind == "skip":
+        return f"{who(e.seat)} is skipped"
+    if kind == "reverse":
+        return f"Play now goes {'clockwise' if e.direction == 1 else 'counter-clockwise'}"
+    if kind == "accept":
+        return f"{who(e.seat)} accepted +{count}"
+    if kind == "challenge":
+        verdict = "the play was legal" if e.legal else "the play was NOT legal"
+        return f"{who(e.seat)} challenged {who(e.target)}'s Wild Draw Four: {verdict}"
+    if kind == "color":
+        return f"{who(e.seat)} chose {e.color}"
+    if kind == "uno":
+        return f"{who(e.seat)} called **UNO!**"
+    if kind == "catch":
+        return f"{who(e.seat)} caught {who(e.target)} without UNO: +2"
+    if kind == "first_card":
+        return f"First card: {card_name(e.card)}"
+    if kind == "leave":
+        return f"{who(e.seat)} left; their cards went back into the pile"
+    if kind == "round_over":
+        return f"{who(e.seat)} went out! {count} points"
+    if kind == "forfeit":
+        return f"{who(e.seat)} is the last player left"
+    if kind == "round_begins":
+        return f"Round {count} begins"
+    if kind == "match_won":
+        return " and ".join(who(s) for s in e.seats) + " won the match!"
+    if kind == "left_game":
+        return f"{who(e.seat)} left the game"
+    if kind == "kicked":
+        return f"{who(e.seat)} was removed by the host"
+    if kind == "timed_out":
+        return f"{who(e.seat)} ran out of time"
+    if kind == "removed_for_timeouts":
+        return f"{who(e.seat)} was removed after {count} timeouts"
+    if kind == "ended_early":
+        return "The game was ended early"
+    if kind == "lobby_expired":
+        return "The lobby closed: nobody started the game in time"
+    return kind.replace("_", " ")

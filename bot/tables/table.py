@@ -8,10 +8,9 @@ from enum import StrEnum
 from typing import Any
 
 from bot.engine import Match, RuleSet
+from bot.engine.game import Phase
 
-from .narrate import safe_name
-
-LOG_LINES = 6
+from .tablelog import LogLine, dump_line, keep_last, load_line
 
 
 class Status(StrEnum):
@@ -57,7 +56,7 @@ class Table:
     table_message_id: int | None = None
     match: Match | None = None
     seed: int = 0
-    log: list[str] = field(default_factory=list)
+    log: list[LogLine] = field(default_factory=list)
     uno_armed: list[int] = field(default_factory=list)  # seats calling UNO with their next play
     deadline: float | None = None  # when the awaited seat's time runs out (turn timers)
     timeouts: dict[int, int] = field(default_factory=dict)  # seat -> timeouts in a row
@@ -96,17 +95,33 @@ class Table:
         """The seats' names as people chose them (for pictures and button labels)."""
         return [seat.name for seat in self.seats]
 
-    def safe_names(self) -> list[str]:
-        """The seats' names made safe for message text: no markdown, no pings."""
-        return [safe_name(seat.name) for seat in self.seats]
-
     def humans(self) -> list[int]:
         return [seat.user_id for seat in self.seats if seat.computer is None]
 
-    def note(self, line: str) -> None:
-        """Add a line to the table's recent actions."""
-        self.log.append(line)
-        del self.log[:-LOG_LINES]
+    def record(self, *lines: LogLine) -> None:
+        """Add entries to the table's recent actions."""
+        keep_last(self.log, lines)
+
+    def refresh_deadline(self, now: float) -> None:
+        """A fresh deadline whenever the game waits for someone new (saved with the table)."""
+        match = self.match
+        if self.turn_seconds is None or match is None or self.status is not Status.PLAYING:
+            self.deadline = None
+            self.timer_key = None
+            return
+        game = match.game
+        seat = game.current
+        if seat < 0 or self.seats[seat].computer is not None:
+            self.deadline = None
+            self.timer_key = None
+            return
+        key = f"{match.round_number}:{seat}:{int(game.phase)}:{len(game.events)}"
+        if game.phase is Phase.DRAWN:
+            # Drawing does not restart the clock: the same turn goes on.
+            key = self.timer_key or key
+        if key != self.timer_key:
+            self.timer_key = key
+            self.deadline = now + self.turn_seconds
 
     def bump(self) -> int:
         """A new version: every button drawn before this one is out of date."""
@@ -130,7 +145,7 @@ class Table:
                 "table_message_id": self.table_message_id,
                 "match": self.match.to_dict() if self.match is not None else None,
                 "seed": self.seed,
-                "log": self.log,
+                "log": [dump_line(line) for line in self.log],
                 "uno_armed": self.uno_armed,
                 "deadline": self.deadline,
                 "timeouts": {str(k): v for k, v in self.timeouts.items()},
@@ -166,7 +181,7 @@ class Table:
             table_message_id=data.get("table_message_id"),
             match=Match.from_dict(match) if match is not None else None,
             seed=int(data.get("seed", 0)),
-            log=list(data.get("log", [])),
+            log=[load_line(line) for line in data.get("log", [])],
             uno_armed=[int(s) for s in data.get("uno_armed", [])],
             deadline=data.get("deadline"),
             timeouts={int(k): int(v) for k, v in data.get("timeouts", {}).items()},

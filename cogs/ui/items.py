@@ -1,51 +1,41 @@
-"""The dynamic buttons: their state lives in the custom id, so they keep working after a restart."""
+"""The game's one dynamic button: its state is its custom id, decoded once when it is clicked."""
 
 from __future__ import annotations
 
 import logging
 import re
 from collections.abc import Awaitable
-from typing import Any, Protocol, Self, cast
+from typing import TYPE_CHECKING, Any, Protocol, Self, cast
 
 import discord
 from discord import ui
 
-from cogs.errors import SORRY, reply_privately
+from cogs.replies import SORRY, reply_privately
 
-from .ids import Click, custom_id, template
+from .ids import Broken, Click, Request, custom_id, decode
+
+if TYPE_CHECKING:
+    from bot.client import UnoBot
 
 log = logging.getLogger(__name__)
 
-LOBBY_ACTIONS = ("join", "leave", "start", "cancel", "computer", "rule")
-TABLE_ACTIONS = ("hand", "catch", "quit", "next", "respond")
-HAND_ACTIONS = (
-    "play",
-    "pick",
-    "draw",
-    "keep",
-    "uno",
-    "color",
-    "page",
-    "accept",
-    "challenge",
-    "back",
-)
+GAME_COG = "UnoCog"  # the cog that answers game buttons (loaded by the cogs.uno extension)
 
 
 class ClickHandler(Protocol):
-    """What the buttons call: the Uno cog."""
+    """What the buttons call: the game cog's click presenter."""
 
-    async def on_lobby(self, interaction: discord.Interaction[Any], click: Click) -> None: ...
-    async def on_table(self, interaction: discord.Interaction[Any], click: Click) -> None: ...
-    async def on_hand(self, interaction: discord.Interaction[Any], click: Click) -> None: ...
-
-
-def handler(interaction: discord.Interaction[Any]) -> ClickHandler:
-    return cast(ClickHandler, interaction.client.uno_handler)
+    async def on_click(
+        self, interaction: discord.Interaction[UnoBot], click: Click | Broken
+    ) -> None: ...
 
 
-async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
-    """Run a click handler; an unexpected error still gets a polite private answer."""
+class _HasClicks(Protocol):
+    clicks: ClickHandler
+
+
+async def guarded(interaction: discord.Interaction[UnoBot], work: Awaitable[None]) -> None:
+    """Run a click handler; an unexpected error is logged and still gets a polite answer."""
     try:
         await work
     except Exception:
@@ -53,26 +43,21 @@ async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) 
         await reply_privately(interaction, SORRY)
 
 
-class _UnoButton:
-    """Shared by the three button kinds: the click decoded from the custom id."""
+class GameButton(ui.DynamicItem[ui.Button[Any]], template=r"uno:.{0,96}"):
+    """Every lobby, table and hand button of the game (``uno:`` ids, see ``ids``)."""
 
     def __init__(
         self,
-        click: Click,
+        custom_id: str,
         *,
         label: str | None = None,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         emoji: str | None = None,
         disabled: bool = False,
+        click: Click | Broken | None = None,
     ) -> None:
-        super().__init__(  # type: ignore[call-arg]
-            ui.Button(
-                label=label,
-                style=style,
-                emoji=emoji,
-                disabled=disabled,
-                custom_id=custom_id(click.table_id, click.version, click.action, click.arg),
-            )
+        super().__init__(
+            ui.Button(label=label, style=style, emoji=emoji, disabled=disabled, custom_id=custom_id)
         )
         self.click = click
 
@@ -80,29 +65,37 @@ class _UnoButton:
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
     ) -> Self:
-        click = Click(match["table"], int(match["version"]), match["action"], match["arg"])
-        return cls(click)
-
-
-class LobbyButton(_UnoButton, ui.DynamicItem[ui.Button[Any]], template=template(LOBBY_ACTIONS)):
-    """Join, Leave, Start, Cancel, Add computer, House rule."""
+        return cls(match.string, click=decode(match.string))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await guarded(interaction, handler(interaction).on_lobby(interaction, self.click))
+        click = self.click if self.click is not None else decode(self.custom_id)
+        itx = cast("discord.Interaction[UnoBot]", interaction)
+        cog = cast("_HasClicks | None", itx.client.get_cog(GAME_COG))
+        if cog is None:
+            await reply_privately(itx, SORRY)  # the game extension is not loaded
+            return
+        await guarded(itx, cog.clicks.on_click(itx, click))
 
 
-class TableButton(_UnoButton, ui.DynamicItem[ui.Button[Any]], template=template(TABLE_ACTIONS)):
-    """Show my hand, Catch, Leave, Next round, and the target's Accept / Challenge."""
+def button(
+    table_id: str,
+    version: int,
+    request: Request,
+    *,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+    disabled: bool = False,
+    slot: int = 0,
+) -> GameButton:
+    """A game button asking ``request`` at ``version`` (0: it never goes out of date)."""
+    return GameButton(
+        custom_id(table_id, version, request, slot=slot),
+        label=label,
+        style=style,
+        emoji=emoji,
+        disabled=disabled,
+    )
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await guarded(interaction, handler(interaction).on_table(interaction, self.click))
 
-
-class HandButton(_UnoButton, ui.DynamicItem[ui.Button[Any]], template=template(HAND_ACTIONS)):
-    """A card, Draw, Keep, UNO!, a color, a page of the hand, Accept, Challenge, Bounce."""
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await guarded(interaction, handler(interaction).on_hand(interaction, self.click))
-
-
-DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (LobbyButton, TableButton, HandButton)
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (GameButton,)

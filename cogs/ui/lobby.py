@@ -9,23 +9,26 @@ from discord import ui
 
 from bot.engine.ai import LEVELS
 from bot.engine.cards import EDITION_TITLES, Edition
-from bot.tables.narrate import safe_name, safe_text
-from bot.tables.table import Status, Table
+from bot.engine.rules import RuleSet
+from bot.tables.commands import AddComputer, Cancel, Join, Leave, Start
+from bot.tables.lobby import MAX_SEATS, MIN_SEATS
+from bot.tables.names import safe_name, safe_text
+from bot.tables.snapshot import TableSnapshot
+from bot.tables.table import Status
 
-from .ids import Click
-from .items import LobbyButton
+from .ids import OpenHouseRule
+from .items import button
 
 EDITION_ACCENT = {Edition.CLASSIC: 0xE53935, Edition.SONIC: 0x1E63D6, Edition.MARIO: 0xF4B400}
 
 
-def describe_rules(table: Table) -> str:
-    rules = table.rules
+def describe_rules(rules: RuleSet) -> str:
     length = f"first to {rules.target} points" if rules.target else "a single round"
     scoring = "lowest score wins" if rules.scoring.value == "lowest" else "standard scoring"
     return f"{EDITION_TITLES[rules.edition]} · {length} · {scoring}"
 
 
-def lobby_view(table: Table, *, thread_id: int | None = None) -> ui.LayoutView:
+def lobby_view(table: TableSnapshot) -> ui.LayoutView:
     """The lobby as it stands (or what became of it once started or cancelled)."""
     view = ui.LayoutView(timeout=None)
     seats = "\n".join(
@@ -35,52 +38,54 @@ def lobby_view(table: Table, *, thread_id: int | None = None) -> ui.LayoutView:
         for i, seat in enumerate(table.seats)
     )
     lines = [
-        f"## 🎴 UNO · {describe_rules(table)}",
-        f"**Players ({len(table.seats)}/10)**\n{seats}",
+        f"## 🎴 UNO · {describe_rules(table.rules)}",
+        f"**Players ({len(table.seats)}/{MAX_SEATS})**\n{seats}",
     ]
-    if table.rules.edition is Edition.MARIO:
-        rule = safe_text(table.rules.house_rule) if table.rules.house_rule else "*not written yet*"
+    mario = table.rules.edition is Edition.MARIO
+    if mario:
+        rule = safe_text(table.house_rule) if table.house_rule else "*not written yet*"
         lines.append(f"**Wild Customizable house rule:** {rule}")
     container = ui.Container[Any](accent_colour=EDITION_ACCENT[table.rules.edition])
     if table.status is Status.LOBBY:
-        lines.append("-# Join with the button. The host starts the game (2 to 10 players).")
+        lines.append(
+            f"-# Join with the button. The host starts the game ({MIN_SEATS} to {MAX_SEATS} "
+            "players)."
+        )
         container.add_item(ui.TextDisplay("\n\n".join(lines)))
         view.add_item(container)
-        t, v = table.table_id, 0
-        row = ui.ActionRow[Any](
-            LobbyButton(Click(t, v, "join", None), label="Join", style=discord.ButtonStyle.success),
-            LobbyButton(Click(t, v, "leave", None), label="Leave"),
-            LobbyButton(
-                Click(t, v, "start", None), label="Start", style=discord.ButtonStyle.primary
-            ),
-            LobbyButton(
-                Click(t, v, "cancel", None), label="Cancel", style=discord.ButtonStyle.danger
-            ),
+        t = table.table_id
+        view.add_item(
+            ui.ActionRow[Any](
+                button(t, 0, Join(), label="Join", style=discord.ButtonStyle.success),
+                button(t, 0, Leave(), label="Leave"),
+                button(t, 0, Start(), label="Start", style=discord.ButtonStyle.primary),
+                button(t, 0, Cancel(), label="Cancel", style=discord.ButtonStyle.danger),
+            )
         )
-        view.add_item(row)
         extras = ui.ActionRow[Any]()
         if table.computers is not None:
             for level in LEVELS:
-                default = level == table.computers
                 extras.add_item(
-                    LobbyButton(
-                        Click(t, v, "computer", level),
+                    button(
+                        t,
+                        0,
+                        AddComputer(level),
                         label=f"Add computer ({level})",
                         style=discord.ButtonStyle.primary
-                        if default
+                        if level == table.computers
                         else discord.ButtonStyle.secondary,
                         emoji="🤖",
                     )
                 )
-        if table.rules.edition is Edition.MARIO:
-            extras.add_item(LobbyButton(Click(t, v, "rule", None), label="House rule", emoji="✏️"))
+        if mario:
+            extras.add_item(button(t, 0, OpenHouseRule(), label="House rule", emoji="✏️"))
         if extras.children:
             view.add_item(extras)
         return view
     if table.status is Status.CANCELLED:
         lines.append("**This game was cancelled.**")
-    elif thread_id is not None:
-        lines.append(f"**The game is on in <#{thread_id}>!**")
+    elif table.thread_id is not None:
+        lines.append(f"**The game is on in <#{table.thread_id}>!**")
     else:
         lines.append("**The game has started below.**")
     container.add_item(ui.TextDisplay("\n\n".join(lines)))

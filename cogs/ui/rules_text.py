@@ -1,9 +1,15 @@
-"""The /uno rules and /uno help texts."""
+"""The /uno rules and /uno help texts, and the editions as command choices."""
 
 from __future__ import annotations
 
+from discord import app_commands
+
 from bot.engine.cards import EDITION_TITLES, Edition
-from bot.tables.narrate import safe_text
+from bot.tables.names import safe_text
+
+EDITION_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=EDITION_TITLES[edition], value=edition.value) for edition in Edition
+]
 
 COMMON = (
     "• Match the top card by **color**, **number** or **symbol**; wild cards go on anything.\n"

@@ -10,13 +10,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from discord.ext import commands
 from PIL import Image
 
 from bot.storage.models import MatchPlayer, MatchRecord
-from cogs.league import DB_DOWN, LEAGUE_ITEMS, NEEDS_MANAGE, LeagueCommands
+from cogs.league.commands import LEAGUE_COMMANDS, NEEDS_MANAGE
+from cogs.league.items import DB_DOWN, LEAGUE_ITEMS
 from cogs.ui.items import DYNAMIC_ITEMS
-from cogs.uno import UnoCog
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.constants import PERM_MANAGE_GUILD
 from tests.e2e.uno_helpers import Harness, start_bot
@@ -80,15 +79,13 @@ async def h(
         await harness.storage.close()
 
 
-def test_league_commands_and_items_are_wired() -> None:
-    names = {c.name for c in UnoCog.__cog_app_commands__}
-    assert {"leaderboard", "stats", "history", "season", "export", "forget-me"} <= names
-    assert issubclass(UnoCog, LeagueCommands)
-
-    class _TestCog(LeagueCommands, commands.GroupCog, group_name="league-test"):
-        pass
-
-    assert {c.name for c in _TestCog.__cog_app_commands__} >= {"leaderboard", "season"}
+async def test_league_commands_sit_under_uno_and_items_are_apart(
+    fake_discord: FakeDiscord, h: Harness
+) -> None:
+    names = {c.name for c in LEAGUE_COMMANDS}
+    assert names == {"leaderboard", "stats", "history", "season", "export", "forget-me"}
+    [uno] = [c for c in fake_discord.commands[None].values() if c["name"] == "uno"]
+    assert names <= {option["name"] for option in uno["options"]}
     templates = [item.__discord_ui_compiled_template__ for item in LEAGUE_ITEMS]
     for item in DYNAMIC_ITEMS:
         game = item.__discord_ui_compiled_template__

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.tables.scheduler import ManualScheduler
 from bot.tables.table import Status
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
-from tests.e2e.test_uno_match import lobby_and_start, maybe_catch, play_turn, settle
-from tests.e2e.uno_helpers import open_hand, start_bot, table_message
+from tests.e2e.test_uno_match import lobby_and_start, maybe_catch, play_turn
+from tests.e2e.uno_helpers import open_hand, settle, start_bot, table_message
 
 
 async def test_kill_restart_and_finish_with_old_buttons(
@@ -55,7 +56,7 @@ async def test_kill_restart_and_finish_with_old_buttons(
     edits = old_hand.edit_count
     await (await fake_discord.click(waiting, old_hand, buttons[0])).response()
     await fake_discord.wait_for(lambda: old_hand.edit_count > edits)
-    assert second.bot.tables.get(after.table_id).version > version
+    assert second.bot.tables.tables[after.table_id].version > version
     await settle(second)
     tables = list(second.bot.tables.tables.values())
     if tables and tables[0].match is not None and tables[0].match.game.phase.name == "DRAWN":
@@ -75,3 +76,30 @@ async def test_kill_restart_and_finish_with_old_buttons(
     assert await second.storage.load_tables() == []
     assert not fake_discord.failed_interactions()
     fake_discord.assert_no_errors()
+
+
+async def test_a_lobby_closed_by_its_timer_after_a_restart_shows_so(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    channel = fake_guild.default_channel
+    db = tmp_path / "uno.db"
+    first = await start_bot(fake_discord, bot_runner, db, channel, seed=5)
+    alice = await fake_discord.create_member(fake_guild, "alice")
+    itx = await fake_discord.slash(alice, channel, "uno new", {"edition": "classic"})
+    lobby = (await itx.response()).message
+    assert lobby is not None and lobby.button("Join")
+
+    # Killed before anyone joins: the lobby's message id is already saved with the table.
+    await bot_runner.kill(first.running)
+    later = ManualScheduler(start=first.scheduler.now + 60)
+    second = await start_bot(fake_discord, bot_runner, db, channel, seed=6, scheduler=later)
+    [table] = second.bot.tables.tables.values()
+    assert table.lobby_message_id == lobby.id and table.lobby_deadline is not None
+    edits = lobby.edit_count
+    await later.advance(table.lobby_deadline - later.now + 1)
+    await fake_discord.wait_for(lambda: lobby.edit_count > edits, what="the lobby to close")
+    assert "This game was cancelled." in lobby.text and not lobby.buttons
+    assert await second.storage.load_tables() == []
+    assert not fake_discord.failed_interactions()
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
 from fake_discord.constants import PERM_MANAGE_GUILD
-from tests.e2e.test_uno_match import lobby_and_start, settle
-from tests.e2e.uno_helpers import start_bot, table_message
+from tests.e2e.test_uno_match import lobby_and_start
+from tests.e2e.uno_helpers import settle, start_bot, table_message
 
 
 async def test_settings_panel_changes_the_next_game(
@@ -45,6 +45,7 @@ async def test_settings_panel_changes_the_next_game(
     await h.scheduler.advance(61)  # nobody moved: the player's own safest choice is made
     await settle(h)
     assert table.match.game.current != current  # type: ignore[union-attr]
-    assert "ran out of time" in "\n".join(h.bot.tables.get(table.table_id).log)
+    board = table_message(fake_discord, thread)  # type: ignore[arg-type]
+    assert board is not None and "ran out of time" in board.text
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.engine.cards import CARD_INDEX, COLOR_INDEX
+from bot.engine.cards import CARD_INDEX, CODES, COLOR_INDEX
 from bot.engine.game import Phase
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
-from tests.e2e.test_uno_match import enabled, lobby_and_start, press, settle
-from tests.e2e.uno_helpers import open_hand, start_bot, table_message
+from tests.e2e.test_uno_match import enabled, lobby_and_start, press
+from tests.e2e.uno_helpers import open_hand, settle, start_bot, table_message
 
 
 async def test_strangers_stale_and_double_clicks_and_a_challenge(
@@ -54,7 +54,7 @@ async def test_strangers_stale_and_double_clicks_and_a_challenge(
     await press(h, player, private, stale_id)  # pick the Wild Draw Four: choose a color
     play_id = next(cid for cid in enabled(private, "play") if cid.endswith(".blue"))
     # A double click: both clicks arrive before the hand is redrawn; the card is played once.
-    version = h.bot.tables.get(table.table_id).version
+    version = h.bot.tables.tables[table.table_id].version
     first = await fake_discord.click(player, private, play_id)
     second = await fake_discord.click(player, private, play_id)
     await first.response()
@@ -62,7 +62,7 @@ async def test_strangers_stale_and_double_clicks_and_a_challenge(
     await fake_discord.wait_for(lambda: "old button" in private.text)
     await settle(h)
     assert game.phase is Phase.RESPOND and game.color == COLOR_INDEX["blue"]
-    assert h.bot.tables.get(table.table_id).version == version + 1
+    assert h.bot.tables.tables[table.table_id].version == version + 1
     assert len(game.hands[seat]) == culprit_cards - 1
 
     # The target challenges from the table message; only they see the revealed hand.
@@ -80,6 +80,52 @@ async def test_strangers_stale_and_double_clicks_and_a_challenge(
     for user in users:
         if user is not target:
             assert reveal not in fake_discord.visible_messages(user, thread)  # type: ignore[arg-type]
+    assert not fake_discord.failed_interactions()
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
+async def test_ten_catches_at_once_catch_once_and_raise_the_version_once(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    channel = fake_guild.default_channel
+    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", channel, seed=4)
+    users = [await fake_discord.create_member(fake_guild, f"p{i}") for i in range(3)]
+    by_id = {u.id: u for u in users}
+    _, thread = await lobby_and_start(h, users, {"edition": "classic"})
+    [table] = h.bot.tables.tables.values()
+    game = table.match.game  # type: ignore[union-attr]
+    if game.phase is Phase.COLOR:
+        game.choose_color(game.current, 0)
+    # The current player is left with two cards, the first of the color in force; the rest go
+    # back into the draw pile, so every card stays accounted for.
+    seat = game.current
+    hand = game.hands[seat]
+    fits = next(i for i, c in enumerate(game.draw_pile) if c == game.color * 13 + 5)
+    game.draw_pile[fits], hand[0] = hand[0], game.draw_pile[fits]
+    game.draw_pile.extend(hand[2:])
+    del hand[2:]
+    player = by_id[table.seats[seat].user_id]
+    board = table_message(fake_discord, thread)  # type: ignore[arg-type]
+    assert board is not None
+    private = await open_hand(fake_discord, player, board)
+    play = next(cid for cid in enabled(private, "play") if cid.endswith(f".{CODES[hand[0]]}"))
+    await press(h, player, private, play)  # played without calling UNO: catchable
+    await settle(h)
+    board = table_message(fake_discord, thread)  # type: ignore[arg-type]
+    assert board is not None
+    catch = next(b for b in board.buttons if b.label.startswith("Catch") and not b.disabled)
+    version = h.bot.tables.tables[table.table_id].version
+    catchers = [u for u in users if u is not player]
+    clicks = [await fake_discord.click(catchers[i % 2], board, catch) for i in range(10)]
+    answers = [(await itx.response()).message for itx in clicks]
+    texts = [a.text for a in answers if a is not None and a.is_ephemeral]
+    assert len(texts) == 10
+    assert texts.count("Caught! They draw 2.") == 1
+    assert texts.count("Too late, or they were safe: nothing happens.") == 9
+    assert h.bot.tables.tables[table.table_id].version == version + 1
+    assert sum(1 for e in game.events if e["type"] == "catch") == 1 and len(hand) == 3
+    await settle(h)
     assert not fake_discord.failed_interactions()
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()

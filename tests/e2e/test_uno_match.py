@@ -10,12 +10,8 @@ from PIL import Image
 
 from bot.engine.game import Phase
 from bot.tables.table import Status
-from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
-from tests.e2e.uno_helpers import Harness, open_hand, start_bot, table_message
-
-
-async def settle(h: Harness) -> None:
-    await h.bot.uno_handler.board.settle()
+from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser, walk_components
+from tests.e2e.uno_helpers import Harness, open_hand, settle, start_bot, table_message
 
 
 async def press(h: Harness, user: FakeUser, msg: FakeMessage, custom_id: str) -> None:
@@ -75,7 +71,7 @@ async def play_turn(h: Harness, users: dict[int, FakeUser], thread: object, step
         await press(h, user, hand, enabled(hand, choice)[0])
         return
     if len(game.hands[seat]) == 2 and game.playable(seat) and step % 3 != 0:
-        await press(h, user, hand, enabled(hand, "uno")[0])  # call UNO with the next card
+        await press(h, user, hand, enabled(hand, "arm")[0])  # call UNO with the next card
     cards = enabled(hand, "play") + enabled(hand, "pick")
     if game.phase is Phase.TURN and (not cards or step % 7 == 0):
         await press(h, user, hand, enabled(hand, "draw")[0])
@@ -173,6 +169,21 @@ async def test_three_players_play_a_whole_match_by_clicks(
     assert "won the match" in final.text
     with Image.open(io.BytesIO(final.attachment("scores.png").data)) as img:
         assert img.width > 0
+    # Every version of every table message showed one moment: its status line never asks to
+    # play the drawn card once its log already tells what became of it.
+    posted = fake_discord.channel_messages.get(thread.id, [])  # type: ignore[attr-defined]
+    for msg in posted:  # deleted ones too: a table message is replaced when the turn passes
+        if msg.ephemeral_to is not None:
+            continue
+        for payload in [*msg.history, msg.to_payload()]:
+            text = "\n".join(
+                c["content"]
+                for c in walk_components(payload.get("components", []))
+                if c.get("type") == 10
+            )
+            log = [line for line in text.splitlines() if line.startswith("• ")]
+            if "play the card you drew or keep it" in text:
+                assert log and log[-1].endswith("drew a card"), text
     # Nobody's cards ever went public: hands only ever appear in their owner's ephemerals.
     for msg in fake_discord.public_messages(thread):  # type: ignore[arg-type]
         assert "Your hand" not in msg.text

@@ -10,6 +10,7 @@ from bot.client import UnoBot
 from bot.config import Secret, Settings
 from bot.storage import Storage
 from bot.tables.scheduler import ManualScheduler
+from cogs.ui.board import TableBoard
 from fake_discord import BotRunner, FakeChannel, FakeDiscord, FakeMessage, FakeUser, RunningBot
 
 # Every Storage opened for a test; closed at teardown (an open aiosqlite thread would keep the
@@ -52,6 +53,19 @@ async def start_bot(
     )
     running = await runner.start(bot)
     return Harness(fake, runner, bot, running, scheduler, storage, channel)
+
+
+def board(bot: UnoBot) -> TableBoard:
+    """The game extension's table board (it keeps the table messages up to date)."""
+    cog = bot.get_cog("UnoCog")
+    assert cog is not None, "the cogs.uno extension is not loaded"
+    board: TableBoard = cog.clicks.board  # type: ignore[attr-defined]
+    return board
+
+
+async def settle(h: Harness) -> None:
+    """Wait until every table message shows the latest state."""
+    await board(h.bot).settle()
 
 
 def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:

@@ -1,0 +1,214 @@
+"""The game at a table: every engine action through ``game.apply``, rounds, leaving, timeouts.
+
+These functions change the live table under its lock and say what they did (a ``Change``);
+they never save or tell anyone (the manager commits). A refusal raises ``TableError`` before
+anything changes: the engine validates an action completely before applying it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.engine import Action, Event, RuleError
+from bot.engine.cards import CARD_COLOR
+from bot.engine.game import Phase
+
+from .change import Change
+from .commands import Actor
+from .notes import TableError, note
+from .snapshot import Reveal
+from .table import Status, Table
+from .tablelog import LogEntry, entries
+
+
+def player_seat(table: Table, user_id: int) -> int:
+    """The seat of a user still playing at this started table, or a polite refusal."""
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise TableError("not_seated")
+    if table.match is None or table.status is Status.LOBBY:
+        raise TableError("not_started")
+    if not table.match.active[seat]:
+        raise TableError("you_left")
+    return seat
+
+
+def apply_action(table: Table, seat: int, action: Action, *, now: float, delay: float) -> Change:
+    """One engine action by ``seat`` (its own click, a computer's move or a timeout's choice).
+
+    An action that changes nothing (a catch too late, a repeated UNO call) leaves the table and
+    its version alone.
+    """
+    match = table.match
+    assert match is not None
+    if table.status is not Status.PLAYING:
+        raise TableError("round_over_wait")
+    game = match.game
+    uno = action.uno or (action.do == "play" and seat in table.uno_armed)
+    try:
+        events = game.apply(dataclasses.replace(action, seat=seat, uno=uno))
+    except RuleError as exc:
+        raise TableError("rule", text=exc.message, code=exc.code) from None
+    if action.do == "call_uno":
+        message = note("uno")
+    elif action.do == "catch":
+        message = note("caught" if events else "catch_missed")
+    else:
+        message = None
+    if not events:
+        return Change(changed=False, note=message)
+    return after_events(table, events, Change(note=message), now=now, delay=delay)
+
+
+def after_events(
+    table: Table, events: list[Event], change: Change, *, now: float, delay: float
+) -> Change:
+    """Log what the engine did, forget stale UNO calls, reveal a challenge, close a round."""
+    match = table.match
+    assert match is not None
+    game = match.game
+    table.uno_armed = [s for s in table.uno_armed if len(game.hands[s]) == 2]
+    for event in events:
+        if event.get("type") == "challenge":
+            change.reveal = Reveal(int(event["target"]), tuple(event.get("hand", ())))
+    table.record(*entries(events))
+    if game.over:
+        close_round(table, change, now=now, delay=delay)
+    return change
+
+
+def by_player(table: Table, seat: int, action: Action, *, now: float, delay: float) -> Change:
+    """A player's own click: as ``apply_action``, and a player back at their turn is no longer
+    counted as timing out."""
+    game = table.match.game if table.match is not None else None
+    back = game is not None and action.do != "catch" and seat == game.current
+    change = apply_action(table, seat, action, now=now, delay=delay)
+    if back and change.changed:
+        table.timeouts.pop(seat, None)  # the count of timeouts in a row starts over
+    return change
+
+
+def arm_uno(table: Table, seat: int, *, now: float, delay: float) -> Change:
+    """With two cards on one's turn the UNO call goes out with the next play; otherwise the
+    button calls UNO at once."""
+    match = table.match
+    assert match is not None
+    if table.status is not Status.PLAYING:
+        raise TableError("round_over_wait")
+    game = match.game
+    if len(game.hands[seat]) != 2 or game.current != seat:
+        return apply_action(table, seat, Action(seat, "call_uno"), now=now, delay=delay)
+    if seat in table.uno_armed:
+        table.uno_armed.remove(seat)
+        return Change(note=note("uno_withdrawn"))
+    table.uno_armed.append(seat)
+    return Change(note=note("uno_armed"))
+
+
+def close_round(table: Table, change: Change, *, now: float, delay: float) -> None:
+    """Score the round; the match is won, or the next round comes after ``delay``."""
+    match = table.match
+    assert match is not None
+    if not match.round_scored:
+        match.finish_round()
+    change.round_over = True
+    table.uno_armed.clear()
+    if match.over:
+        table.status = Status.FINISHED
+        change.match_over = True
+        table.record(LogEntry("match_won", seats=tuple(match.winners)))
+    else:
+        table.status = Status.ROUND_OVER
+        table.next_round_at = now + delay
+
+
+def next_round(table: Table) -> Change:
+    """Deal the next round (the button, or the timer after the scoreboard)."""
+    match = table.match
+    assert match is not None
+    if table.status is not Status.ROUND_OVER:
+        raise TableError("next_started")
+    game = match.next_round()
+    table.status = Status.PLAYING
+    table.next_round_at = None
+    table.record(LogEntry("round_begins", count=match.round_number), *entries(game.events))
+    return Change()
+
+
+def remove(table: Table, seat: int, entry: LogEntry, *, now: float, delay: float) -> Change:
+    """A seat leaves a running match; its cards go back into the draw pile."""
+    match = table.match
+    assert match is not None
+    start = len(match.game.events)
+    match.leave(seat)
+    table.record(entry)
+    change = Change(note=note("left"))
+    if match.over:
+        close_round(table, change, now=now, delay=delay)
+        return change
+    if table.status is Status.PLAYING:
+        return after_events(table, match.game.events[start:], change, now=now, delay=delay)
+    return change
+
+
+def kick(table: Table, host: Actor, user_id: int, *, now: float, delay: float) -> Change:
+    """The host removes a player, from the lobby or from the running game."""
+    if host.user_id != table.host_id:
+        raise TableError("host_only")
+    if user_id == host.user_id:
+        raise TableError("kick_self")
+    seat = table.seat_of(user_id)
+    if seat is None:
+        raise TableError("kick_not_seated")
+    if table.status is Status.LOBBY:
+        del table.seats[seat]
+        return Change(note=note("removed_from_lobby"))
+    assert table.match is not None
+    if not table.match.active[seat]:
+        raise TableError("kick_already_left")
+    return remove(table, seat, LogEntry("kicked", seat=seat), now=now, delay=delay)
+
+
+def end(table: Table, actor: Actor) -> Change:
+    """End a game early (host or server manager); an unfinished match is not recorded."""
+    if actor.user_id != table.host_id and not actor.manager:
+        raise TableError("end_not_allowed")
+    table.status = Status.CANCELLED
+    table.record(LogEntry("ended_early"))
+    return Change(note=note("ended"))
+
+
+def timeout_actions(table: Table) -> list[Action]:
+    """The awaited seat's safest choice: draw (and keep), keep, accept, or its best color."""
+    assert table.match is not None
+    game = table.match.game
+    seat = game.current
+    if game.phase is Phase.TURN:
+        return [Action(seat, "draw")]
+    if game.phase is Phase.DRAWN:
+        return [Action(seat, "pass")]
+    if game.phase is Phase.RESPOND:
+        return [Action(seat, "accept")]
+    hand = game.hands[seat]
+    counts = [sum(1 for c in hand if CARD_COLOR[c] == k) for k in range(4)]
+    return [Action(seat, "choose_color", color=counts.index(max(counts)))]
+
+
+def time_out(table: Table, *, now: float, delay: float) -> Change:
+    """The awaited player's time ran out: their safest choice, or removal after N in a row."""
+    match = table.match
+    assert match is not None
+    game = match.game
+    seat = game.current
+    count = table.timeouts.get(seat, 0) + 1
+    if count >= table.timeout_limit:
+        table.timeouts[seat] = 0
+        entry = LogEntry("removed_for_timeouts", seat=seat, count=count)
+        return remove(table, seat, entry, now=now, delay=delay)
+    table.timeouts[seat] = count
+    table.record(LogEntry("timed_out", seat=seat))
+    change = apply_action(table, seat, timeout_actions(table)[0], now=now, delay=delay)
+    if game.phase is Phase.DRAWN and game.current == seat and table.status is Status.PLAYING:
+        # A drawn card that could be played is kept: the timeout ends the turn.
+        change = apply_action(table, seat, Action(seat, "pass"), now=now, delay=delay)
+    return Change(note=change.note, round_over=change.round_over, match_over=change.match_over)

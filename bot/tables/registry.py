@@ -1,0 +1,192 @@
+"""The live tables: lookup, one lock per table, the commit that saves (or rolls back) and tells.
+
+Every change ends in ``commit``: under the table's lock the changed table gets a new version
+and is saved; only then are the listeners told, with an immutable snapshot. If the save fails,
+the table goes back to what was last saved, so no acknowledged change is ever lost and no
+unsaved one is ever shown.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Protocol
+
+from bot.storage import MatchRecord, StorageError, TableRecord
+
+from .locks import KeyedLocks
+from .notes import TableError
+from .records import match_record
+from .snapshot import TableSnapshot, snapshot_of
+from .table import Status, Table
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[TableSnapshot], None]
+
+
+class TableStore(Protocol):
+    """What the tables need from storage (bot.storage.Storage provides it)."""
+
+    async def save_table(self, record: TableRecord) -> None: ...
+    async def delete_table(self, table_id: str) -> bool: ...
+    async def load_tables(self) -> list[TableRecord]: ...
+    async def touch_table(self, record: TableRecord) -> bool: ...
+    async def record_match(self, record: MatchRecord, table_id: str | None = None) -> bool: ...
+
+
+class TableRegistry:
+    """Owns the live ``Table`` objects; nothing outside ``bot.tables`` ever sees one."""
+
+    def __init__(self, storage: TableStore | None, clock: Callable[[], float]) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.tables: dict[str, Table] = {}
+        self.locks: KeyedLocks[str] = KeyedLocks()
+        self._saved: dict[str, str] = {}
+        self._listeners: list[Listener] = []
+
+    # ----- listeners -----
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener`` with the snapshot of every committed change (under the lock)."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _notify(self, snapshot: TableSnapshot) -> None:
+        for listener in self._listeners:
+            try:
+                listener(snapshot)
+            except Exception:
+                log.exception("table listener failed for %s", snapshot.table_id)
+
+    # ----- lookup -----
+
+    def hold(self, table_id: str) -> AbstractAsyncContextManager[None]:
+        """The table's lock (it lives only while someone holds or awaits it)."""
+        return self.locks.hold(table_id)
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("gone")
+        return table
+
+    def in_channel(self, channel_id: int) -> list[Table]:
+        """Tables whose game runs in, or whose lobby was posted in, this channel."""
+        return [
+            t
+            for t in self.tables.values()
+            if t.game_channel_id == channel_id
+            or (t.thread_id is None and t.channel_id == channel_id)
+        ]
+
+    def find_for(self, channel_id: int, user_id: int) -> Table | None:
+        """The table a user most likely means in this channel (their own seat first)."""
+        here = [t for t in self.tables.values() if channel_id in (t.game_channel_id, t.channel_id)]
+        mine = [t for t in here if t.seat_of(user_id) is not None]
+        for group in (mine, here):
+            exact = [t for t in group if t.game_channel_id == channel_id]
+            if exact:
+                return exact[-1]
+            if group:
+                return group[-1]
+        return None
+
+    # ----- saving -----
+
+    def _record(self, table: Table) -> TableRecord:
+        return TableRecord(
+            table_id=table.table_id,
+            guild_id=table.guild_id,
+            channel_id=table.game_channel_id,
+            version=table.version,
+            state=table.to_record(),
+            updated_at=self.clock(),
+        )
+
+    async def restore(self) -> list[TableSnapshot]:
+        """Load every saved table and tell the listeners about each (at start)."""
+        if self.storage is None:
+            return []
+        restored = []
+        for record in await self.storage.load_tables():
+            try:
+                table = Table.from_record(record.state)
+            except (ValueError, KeyError, TypeError):
+                log.exception("could not restore table %s", record.table_id)
+                continue
+            self.tables[table.table_id] = table
+            self._saved[table.table_id] = record.state
+            snapshot = snapshot_of(table)
+            restored.append(snapshot)
+            self._notify(snapshot)
+        return restored
+
+    def _rollback(self, table_id: str) -> None:
+        saved = self._saved.get(table_id)
+        if saved is None:
+            self.tables.pop(table_id, None)
+        else:
+            self.tables[table_id] = Table.from_record(saved)
+
+    async def commit(self, table: Table) -> TableSnapshot:
+        """Save a changed table under a new version (or record its finished match), then tell."""
+        table.bump()
+        table.refresh_deadline(self.clock())
+        self.tables[table.table_id] = table
+        try:
+            if table.status is Status.FINISHED and table.match is not None:
+                if self.storage is not None:
+                    record = match_record(table, self.clock())
+                    await self.storage.record_match(record, table.table_id)
+                table.recorded = True
+            elif table.status is Status.CANCELLED:
+                if self.storage is not None:
+                    await self.storage.delete_table(table.table_id)
+            else:
+                record_ = self._record(table)
+                if self.storage is not None:
+                    await self.storage.save_table(record_)
+                self._saved[table.table_id] = record_.state
+        except StorageError:
+            log.exception("could not save table %s", table.table_id)
+            self._rollback(table.table_id)
+            raise TableError("save_failed") from None
+        if table.status in (Status.FINISHED, Status.CANCELLED):
+            self.tables.pop(table.table_id, None)
+            self._saved.pop(table.table_id, None)
+        snapshot = snapshot_of(table)
+        self._notify(snapshot)
+        return snapshot
+
+    async def save_message_id(
+        self, table_id: str, *, lobby: int | None = None, table: int | None = None
+    ) -> bool:
+        """Remember a posted message's id under the table's lock (same version: open hands stay
+        valid); False when the table is gone or the save failed."""
+        async with self.hold(table_id):
+            live = self.tables.get(table_id)
+            if live is None:
+                return False
+            before = (live.lobby_message_id, live.table_message_id)
+            if lobby is not None:
+                live.lobby_message_id = lobby
+            if table is not None:
+                live.table_message_id = table
+            if (live.lobby_message_id, live.table_message_id) == before:
+                return True
+            record = self._record(live)
+            if self.storage is not None:
+                try:
+                    await self.storage.touch_table(record)
+                except StorageError:
+                    log.warning("could not save the message ids of table %s", table_id)
+                    live.lobby_message_id, live.table_message_id = before
+                    return False
+            self._saved[table_id] = record.state
+            return True

@@ -1,0 +1,168 @@
+"""Immutable pictures of a table taken under its lock: what listeners and presenters work from.
+
+A snapshot is one consistent moment: its status, log, public view and version all belong
+together, so a message built from it never contradicts itself. Nothing here refers to the live
+``Table``; the public parts hold hand counts only, never cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine import HandView, PublicView, RuleSet, ScoreView, hand_view, public_view
+
+from .names import safe_name
+from .notes import Note
+from .table import Status, Table
+from .tablelog import LogLine
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits at a seat: a Discord user, or a computer player (``computer`` is its level)."""
+
+    user_id: int
+    name: str
+    computer: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """The table at one version, as everyone may see it."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int  # where the lobby was posted
+    thread_id: int | None
+    host_id: int
+    status: Status
+    version: int
+    rules: RuleSet
+    seats: tuple[SeatInfo, ...]
+    computers: str | None  # the lobby's default computer level; None: no computers here
+    public: PublicView | None  # None until the game starts
+    scores: ScoreView | None  # once a round is over
+    winners: tuple[int, ...]  # the match's winners, once it is won
+    log: tuple[LogLine, ...]
+    deadline: float | None  # when the awaited seat's time runs out
+    next_round_at: float | None
+    lobby_deadline: float | None
+    lobby_message_id: int | None
+    table_message_id: int | None
+    uno_armed: tuple[int, ...]
+
+    @property
+    def game_channel_id(self) -> int:
+        """Where the table message lives: the thread, or the lobby's channel."""
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+    @property
+    def house_rule(self) -> str:
+        return self.rules.house_rule
+
+    @property
+    def started(self) -> bool:
+        return self.public is not None
+
+    def names(self) -> list[str]:
+        """The seats' names as people chose them (for pictures and button labels)."""
+        return [seat.name for seat in self.seats]
+
+    def safe_names(self) -> list[str]:
+        """The seats' names made safe for message text: no markdown, no pings."""
+        return [safe_name(seat.name) for seat in self.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id and seat.computer is None:
+                return index
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class HandSnapshot:
+    """One seat's own hand at the snapshot's version, for that player's eyes only."""
+
+    view: HandView
+    uno_armed: bool  # the seat calls UNO with its next card
+
+    @property
+    def seat(self) -> int:
+        return self.view.seat
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """A challenged Wild Draw Four's hand, for the challenger alone."""
+
+    seat: int  # whose hand it was
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one request did, taken under the table's lock, for the Discord layer to present."""
+
+    table: TableSnapshot
+    hand: HandSnapshot | None = None  # the actor's own hand, when they sit at a running game
+    note: Note | None = None  # a private note for whoever acted
+    reveal: Reveal | None = None
+    round_over: bool = False
+    match_over: bool = False
+    changed: bool = False  # False: nothing changed and the version stayed
+
+    @property
+    def version(self) -> int:
+        return self.table.version
+
+
+def public_of(table: Table) -> PublicView | None:
+    """The table's public view (None before the game starts)."""
+    match = table.match
+    if match is None:
+        return None
+    return public_view(
+        match.game,
+        names=table.names(),
+        scores=list(match.totals),
+        computers=[s.computer is not None for s in table.seats],
+        round_number=match.round_number if not match.round_scored else len(match.rounds),
+        target=table.rules.target,
+        scoring=table.rules.scoring.value,
+    )
+
+
+def snapshot_of(table: Table) -> TableSnapshot:
+    """The table as it stands now (call under its lock)."""
+    match = table.match
+    over = table.status in (Status.ROUND_OVER, Status.FINISHED)
+    return TableSnapshot(
+        table_id=table.table_id,
+        guild_id=table.guild_id,
+        channel_id=table.channel_id,
+        thread_id=table.thread_id,
+        host_id=table.host_id,
+        status=table.status,
+        version=table.version,
+        rules=table.rules,
+        seats=tuple(SeatInfo(s.user_id, s.name, s.computer) for s in table.seats),
+        computers=table.computers,
+        public=public_of(table),
+        scores=match.score_view(table.names()) if match is not None and over else None,
+        winners=tuple(match.winners) if match is not None else (),
+        log=tuple(table.log),
+        deadline=table.deadline,
+        next_round_at=table.next_round_at,
+        lobby_deadline=table.lobby_deadline,
+        lobby_message_id=table.lobby_message_id,
+        table_message_id=table.table_message_id,
+        uno_armed=tuple(table.uno_armed),
+    )
+
+
+def hand_of(table: Table, seat: int) -> HandSnapshot | None:
+    """One seat's hand now (None before the game starts)."""
+    if table.match is None:
+        return None
+    view = hand_view(table.match.game, seat, table.seats[seat].name)
+    return HandSnapshot(view, seat in table.uno_armed)

@@ -1,0 +1,313 @@
+"""The game's clicks: one manager call each, then the outcome presented (never the live table).
+
+Order of work for a click that changes the game: the manager applies and saves it under the
+table's lock, then the interaction is acknowledged, then the picture is drawn and shown. So a
+click Discord shows as accepted is already saved. A player's private hand edits are ordered per
+(table, player): the result of an earlier click is never drawn over a later one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import ui
+
+from bot.render import render_hand
+from bot.tables.commands import (
+    Actor,
+    CheckHouseRule,
+    CheckStart,
+    Command,
+    ShowHand,
+    Start,
+)
+from bot.tables.locks import KeyedLocks
+from bot.tables.manager import TableManager
+from bot.tables.notes import Note, StaleClick, TableError, note
+from bot.tables.snapshot import HandSnapshot, Outcome, TableSnapshot
+from bot.tables.table import Status
+
+from .house_rule import HouseRuleModal
+from .replies import NO_PINGS, say
+from .ui.board import TableBoard
+from .ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
+from .ui.ids import Broken, Click, OpenHouseRule, PickColor, TurnPage
+from .ui.lobby import lobby_view
+
+if TYPE_CHECKING:
+    from bot.client import UnoBot
+
+    Itx = discord.Interaction[UnoBot]
+
+log = logging.getLogger(__name__)
+
+CLOSED = (Status.FINISHED, Status.CANCELLED)
+
+
+def actor_of(interaction: discord.Interaction[Any]) -> Actor:
+    """Who clicked, as the manager knows people."""
+    user = interaction.user
+    manager = bool(interaction.permissions.manage_guild) if interaction.guild_id else False
+    return Actor(user.id, user.display_name, manager)
+
+
+def closed_view(text: str) -> ui.LayoutView:
+    """A hand message once its game is over."""
+    view = ui.LayoutView(timeout=None)
+    view.add_item(ui.Container[Any](ui.TextDisplay(text)))
+    return view
+
+
+class GameClicks:
+    """Presents the outcome of every game click; owns the table board and the hand pages."""
+
+    def __init__(self, bot: UnoBot) -> None:
+        self.bot = bot
+        self.manager: TableManager = bot.tables
+        self.board = TableBoard(bot, self.manager, min_interval=bot.edit_interval)
+        self.pages: dict[tuple[str, int], int] = {}  # (table, seat) -> the hand page shown
+        self.hands: KeyedLocks[tuple[str, int]] = KeyedLocks()  # (table, user) -> hand edits
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.manager.subscribe(self.board.on_change)
+        self.manager.subscribe(self.on_change)
+
+    async def close(self) -> None:
+        """Stop listening and cancel every background task (at unload)."""
+        self.manager.unsubscribe(self.board.on_change)
+        self.manager.unsubscribe(self.on_change)
+        await self.board.close()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def on_change(self, table: TableSnapshot) -> None:
+        """A listener: a lobby closed by itself shows so; a closed table forgets hand pages."""
+        if table.status is Status.CANCELLED and not table.started:
+            # Not awaited here: listeners run under the table's lock, REST calls must not.
+            self.spawn(self.refresh_lobby(table))
+        if table.status in CLOSED:
+            for key in [k for k in self.pages if k[0] == table.table_id]:
+                del self.pages[key]
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in a task this presenter owns (cancelled at close, failures logged)."""
+        task = asyncio.get_running_loop().create_task(self._logged(work))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    @staticmethod
+    async def _logged(work: Coroutine[Any, Any, None]) -> None:
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("background presenter task failed")
+
+    async def refresh_lobby(self, table: TableSnapshot) -> None:
+        """Edit the lobby message to show ``table`` (a lobby changed by a command or a timer)."""
+        if table.lobby_message_id is None:
+            return
+        channel = self.bot.get_channel(table.channel_id)
+        if not isinstance(channel, discord.TextChannel | discord.Thread | discord.VoiceChannel):
+            return
+        try:
+            await channel.get_partial_message(table.lobby_message_id).edit(
+                view=lobby_view(table), allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException:
+            log.warning("could not refresh the lobby of %s", table.table_id)
+
+    # ----- hands -----
+
+    async def hand_message(
+        self,
+        outcome: Outcome,
+        hand: HandSnapshot,
+        *,
+        page: int | None = None,
+        picking: PickColor | None = None,
+        note: str | None = None,
+    ) -> tuple[ui.LayoutView, discord.File]:
+        """The hand message for ``hand`` at the outcome's version (the picture in a thread)."""
+        key = (outcome.table.table_id, hand.seat)
+        page = self.pages.get(key, 0) if page is None else page
+        page = min(max(page, 0), pages_of(hand) - 1)
+        self.pages[key] = page
+        png = await asyncio.to_thread(render_hand, hand.view)
+        layout = hand_layout(
+            outcome.table.table_id, outcome.version, hand, page=page, picking=picking, note=note
+        )
+        return layout, discord.File(io.BytesIO(png), filename=HAND_IMAGE)
+
+    async def show_hand(self, interaction: Itx, table_id: str, text: str | None = None) -> None:
+        """A fresh private hand message (Show my hand, /uno hand)."""
+        try:
+            outcome = await self.manager.act(table_id, actor_of(interaction), ShowHand())
+        except TableError as exc:
+            await say(interaction, exc.message)
+            return
+        assert outcome.hand is not None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        layout, file = await self.hand_message(outcome, outcome.hand, note=text)
+        await interaction.followup.send(
+            view=layout, file=file, ephemeral=True, allowed_mentions=NO_PINGS
+        )
+
+    # ----- clicks -----
+
+    async def on_click(self, interaction: Itx, click: Click | Broken) -> None:
+        """Every game button lands here, decoded."""
+        if isinstance(click, Broken):
+            await say(interaction, note(click.key).english())
+        elif click.surface == "lobby":
+            await self.on_lobby(interaction, click)
+        elif click.surface == "table":
+            await self.on_table(interaction, click)
+        else:
+            async with self.hands.hold((click.table_id, interaction.user.id)):
+                await self.on_hand(interaction, click)
+
+    async def on_lobby(self, interaction: Itx, click: Click) -> None:
+        actor = actor_of(interaction)
+        request = click.request
+        if isinstance(request, OpenHouseRule):
+            await self._open_house_rule(interaction, click.table_id)
+            return
+        if isinstance(request, Start):
+            await self._start(interaction, click.table_id)
+            return
+        assert not isinstance(request, TurnPage | PickColor)
+        try:
+            outcome = await self.manager.act(click.table_id, actor, request)
+        except TableError as exc:
+            await say(interaction, exc.message)
+            return
+        await interaction.response.edit_message(
+            view=lobby_view(outcome.table), allowed_mentions=NO_PINGS
+        )
+
+    async def _open_house_rule(self, interaction: Itx, table_id: str) -> None:
+        try:
+            outcome = await self.manager.act(table_id, actor_of(interaction), CheckHouseRule())
+        except TableError as exc:
+            await say(interaction, exc.message)
+            return
+        modal = HouseRuleModal(self, table_id, outcome.table.house_rule)
+        await interaction.response.send_modal(modal)
+
+    async def _start(self, interaction: Itx, table_id: str) -> None:
+        actor = actor_of(interaction)
+        try:
+            lobby = await self.manager.act(table_id, actor, CheckStart())
+        except TableError as exc:
+            await say(interaction, exc.message)
+            return
+        await interaction.response.defer()  # opening the game's thread may take a moment
+        thread_id = await self._open_thread(interaction, lobby.table)
+        try:
+            outcome = await self.manager.act(table_id, actor, Start(thread_id))
+        except TableError as exc:
+            await say(interaction, exc.message)
+            return
+        await interaction.edit_original_response(
+            view=lobby_view(outcome.table), allowed_mentions=NO_PINGS
+        )
+
+    async def _open_thread(self, interaction: Itx, table: TableSnapshot) -> int | None:
+        if not threads_allowed(interaction) or interaction.message is None:
+            return None
+        try:
+            thread = await interaction.message.create_thread(
+                name=f"UNO · {table.seats[0].name}"[:90], auto_archive_duration=1440
+            )
+        except discord.HTTPException:
+            log.warning("could not open a thread for %s; playing in the channel", table.table_id)
+            return None
+        return thread.id
+
+    async def on_table(self, interaction: Itx, click: Click) -> None:
+        request = click.request
+        if isinstance(request, ShowHand):
+            await self.show_hand(interaction, click.table_id)
+            return
+        assert not isinstance(request, TurnPage | PickColor | OpenHouseRule)
+        with self.board.hold(click.table_id):  # the answer goes out before the picture
+            try:
+                outcome = await self.manager.act(
+                    click.table_id, actor_of(interaction), request, click.version
+                )
+            except StaleClick:
+                await say(interaction, note("stale_prompt").english())
+                return
+            except TableError as exc:
+                await say(interaction, exc.message)
+                return
+            if outcome.reveal is not None:
+                await say(interaction, reveal_text(outcome.table, outcome.reveal))
+            else:
+                await say(interaction, (outcome.note or note("done")).english())
+
+    async def on_hand(self, interaction: Itx, click: Click) -> None:
+        """A hand button: applied and saved first, then acknowledged, then redrawn."""
+        request = click.request
+        page: int | None = None
+        picking: PickColor | None = None
+        command: Command
+        version = click.version
+        if isinstance(request, TurnPage):
+            command, page, version = ShowHand(), request.page, None
+        elif isinstance(request, PickColor):
+            command, picking, version = ShowHand(), request, None
+        else:
+            assert not isinstance(request, OpenHouseRule)
+            command = request
+        message: Note | None
+        # The table message waits until this click is saved and acknowledged: the clicker's
+        # acknowledgement goes out first, the pictures are drawn after.
+        with self.board.hold(click.table_id):
+            try:
+                outcome = await self.manager.act(
+                    click.table_id, actor_of(interaction), command, version
+                )
+                message = outcome.note
+            except TableError as exc:
+                if exc.current is None or exc.current.hand is None:
+                    await say(interaction, exc.message)
+                    return
+                outcome, message = exc.current, exc.note
+            await interaction.response.defer()
+        if picking is not None:
+            if click.version != outcome.version:
+                picking, message = None, note("hand_out_of_date")
+            else:
+                message = note("choose_color")
+        text = message.english() if message is not None else None
+        if outcome.reveal is not None:
+            text = reveal_text(outcome.table, outcome.reveal)
+        if outcome.table.status is Status.FINISHED or outcome.hand is None:
+            await interaction.edit_original_response(
+                content=None,
+                view=closed_view(text or note("game_over").english()),
+                attachments=[],
+            )
+            return
+        layout, file = await self.hand_message(
+            outcome, outcome.hand, page=page, picking=picking, note=text
+        )
+        await interaction.edit_original_response(view=layout, attachments=[file])
+
+
+def threads_allowed(interaction: discord.Interaction[Any]) -> bool:
+    """May the bot open a thread for a game here (a text channel with the permissions)."""
+    channel = interaction.channel
+    guild = interaction.guild
+    if not isinstance(channel, discord.TextChannel) or guild is None:
+        return False
+    perms = channel.permissions_for(guild.me)
+    return perms.create_public_threads and perms.send_messages_in_threads

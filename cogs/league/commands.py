@@ -1,0 +1,230 @@
+"""The league's slash commands (leaderboard, stats, history, seasons, export, forget-me).
+
+They are plain functions: the ``cogs.league`` extension adds them to the /uno group.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands, ui
+
+from bot.storage import StorageError
+from bot.tables.names import safe_name
+from cogs.group import Subcommand
+from cogs.replies import NO_PINGS, say
+
+from .export import export_csv
+from .items import (
+    DB_DOWN,
+    SORTS,
+    SortName,
+    find_season,
+    forget_layout,
+    history_layout,
+    leaderboard_message,
+    storage_of,
+)
+from .presenters import ACCENT, EDITION_NAMES, season_label
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable
+
+    from bot.client import UnoBot
+
+    Itx = discord.Interaction[UnoBot]
+
+log = logging.getLogger(__name__)
+
+HISTORY_SIZE = 10
+NEEDS_MANAGE = "You need the Manage Server permission for that."
+
+
+async def run(interaction: Itx, work: Awaitable[None]) -> None:
+    """Run a league command; storage trouble gets a polite private answer."""
+    try:
+        await work
+    except StorageError:
+        log.warning("league storage unavailable", exc_info=True)
+        await say(interaction, DB_DOWN)
+
+
+def may_manage(interaction: Itx) -> bool:
+    return interaction.guild_id is not None and interaction.permissions.manage_guild
+
+
+@app_commands.command(name="leaderboard", description="The server's UNO standings")
+@app_commands.describe(
+    scope="This season or all time",
+    sort="What to rank by",
+    season="An earlier season's number (default: the current season)",
+)
+@app_commands.choices(
+    scope=[
+        app_commands.Choice(name="This season", value="season"),
+        app_commands.Choice(name="All time", value="all-time"),
+    ],
+    sort=[
+        app_commands.Choice(name="Rating", value="rating"),
+        app_commands.Choice(name="Wins", value="wins"),
+        app_commands.Choice(name="Points", value="points"),
+    ],
+)
+async def leaderboard(
+    interaction: Itx,
+    scope: str = "season",
+    sort: str = "rating",
+    season: app_commands.Range[int, 1, 999999] | None = None,
+) -> None:
+    await run(interaction, _leaderboard(interaction, scope, sort, season))
+
+
+async def _leaderboard(interaction: Itx, scope: str, sort: str, number: int | None) -> None:
+    assert interaction.guild_id is not None
+    if sort not in SORTS:
+        await say(interaction, "Sort by rating, wins or points.")
+        return
+    storage = storage_of(interaction)
+    chosen = None
+    if scope != "all-time" or number is not None:
+        chosen = await find_season(storage, interaction.guild_id, number)
+        if chosen is None:
+            await say(interaction, f"There is no season {number} on this server.")
+            return
+    await interaction.response.defer(thinking=True)
+    layout, file = await leaderboard_message(
+        storage, interaction.guild_id, chosen, cast(SortName, sort), 0
+    )
+    await interaction.followup.send(view=layout, file=file, allowed_mentions=NO_PINGS)
+
+
+@app_commands.command(name="stats", description="A player's league record")
+@app_commands.describe(member="Whose record (default: yours)")
+async def stats(interaction: Itx, member: discord.Member | None = None) -> None:
+    await run(interaction, _stats(interaction, member))
+
+
+async def _stats(interaction: Itx, member: discord.Member | None) -> None:
+    assert interaction.guild_id is not None
+    who: discord.abc.User = member or interaction.user
+    storage = storage_of(interaction)
+    overall = await storage.player_stats(interaction.guild_id, who.id, None)
+    if overall is None:
+        subject = (
+            "You have" if who.id == interaction.user.id else f"{safe_name(who.display_name)} has"
+        )
+        await say(interaction, f"{subject} not finished a league match on this server yet.")
+        return
+    current = await storage.current_season(interaction.guild_id)
+    seasonal = await storage.player_stats(interaction.guild_id, who.id, current.number)
+    name = safe_name(overall.name or who.display_name)
+    favourite = EDITION_NAMES.get(overall.favourite_edition or "", "—")
+    lines = [
+        f"### 📊 {name}",
+        f"**All time** · rank #{overall.rank} · rating **{overall.rating:.1f}**",
+        f"Matches {overall.matches} · wins {overall.wins} · win rate {overall.win_rate:.0%}",
+        f"Points {overall.points} · rounds won {overall.rounds_won} · "
+        f"best round {overall.best_round}",
+        f"Favourite edition: {favourite}",
+    ]
+    if seasonal is not None:
+        lines.append(
+            f"**{season_label(current)}** · rank #{seasonal.rank} · rating "
+            f"{seasonal.rating:.1f} · {seasonal.wins}/{seasonal.matches} wins · "
+            f"{seasonal.points} pts"
+        )
+    else:
+        lines.append(f"**{season_label(current)}** · no matches yet")
+    layout = ui.LayoutView(timeout=None)
+    layout.add_item(ui.Container[Any](ui.TextDisplay("\n".join(lines)), accent_colour=ACCENT))
+    await interaction.response.send_message(view=layout, allowed_mentions=NO_PINGS)
+
+
+@app_commands.command(name="history", description="The server's recent matches")
+async def history(interaction: Itx) -> None:
+    await run(interaction, _history(interaction))
+
+
+async def _history(interaction: Itx) -> None:
+    assert interaction.guild_id is not None
+    matches = await storage_of(interaction).recent_matches(interaction.guild_id, HISTORY_SIZE)
+    layout = history_layout(interaction.guild_id, matches)
+    await interaction.response.send_message(view=layout, allowed_mentions=NO_PINGS)
+
+
+season_group = app_commands.Group(name="season", description="League seasons")
+
+
+@season_group.command(name="new", description="End this season and start the next")
+@app_commands.describe(name="A name for the new season")
+@app_commands.default_permissions(manage_guild=True)
+async def season_new(interaction: Itx, name: app_commands.Range[str, 1, 50] | None = None) -> None:
+    await run(interaction, _season_new(interaction, name))
+
+
+async def _season_new(interaction: Itx, name: str | None) -> None:
+    assert interaction.guild_id is not None
+    if not may_manage(interaction):
+        await say(interaction, NEEDS_MANAGE)
+        return
+    name = name.strip() if name else None
+    season = await storage_of(interaction).start_season(interaction.guild_id, name or None)
+    text = (
+        f"🎉 **{season_label(season)}** has begun. Standings start fresh; "
+        f"season {season.number - 1} stays readable with "
+        f"`/uno leaderboard season:{season.number - 1}`."
+    )
+    await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+
+
+@app_commands.command(name="export", description="Download this server's league data")
+@app_commands.describe(format="JSON (everything) or CSV (matches and players)")
+@app_commands.choices(
+    format=[
+        app_commands.Choice(name="JSON", value="json"),
+        app_commands.Choice(name="CSV", value="csv"),
+    ]
+)
+@app_commands.default_permissions(manage_guild=True)
+async def export(interaction: Itx, format: str = "json") -> None:
+    await run(interaction, _export(interaction, format))
+
+
+async def _export(interaction: Itx, fmt: str) -> None:
+    assert interaction.guild_id is not None
+    if not may_manage(interaction):
+        await say(interaction, NEEDS_MANAGE)
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    data = await storage_of(interaction).export_guild(interaction.guild_id)
+    csv_wanted = fmt == "csv"
+    body = export_csv(data) if csv_wanted else json.dumps(data, indent=2, ensure_ascii=False)
+    filename = f"uno-{interaction.guild_id}.{'csv' if csv_wanted else 'json'}"
+    file = discord.File(io.BytesIO(body.encode("utf-8")), filename=filename)
+    await interaction.followup.send(
+        f"This server's league data: {len(data.get('matches', []))} matches.",
+        file=file,
+        ephemeral=True,
+        allowed_mentions=NO_PINGS,
+    )
+
+
+@app_commands.command(name="forget-me", description="Erase your league records on this server")
+async def forget_me(interaction: Itx) -> None:
+    assert interaction.guild_id is not None
+    layout = forget_layout(interaction.guild_id, interaction.user.id)
+    await interaction.response.send_message(view=layout, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+LEAGUE_COMMANDS: tuple[Subcommand, ...] = (
+    leaderboard,
+    stats,
+    history,
+    season_group,
+    export,
+    forget_me,
+)

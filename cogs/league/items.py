@@ -1,0 +1,320 @@
+"""The league's buttons and select (leaderboard pages, match history, forget-me), what they do,
+and the messages that carry them. Their state lives in custom ids ("uno:" ids are the game's)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, Literal, Self, cast
+
+import discord
+from discord import ui
+
+from bot.render.leaderboard import render_leaderboard
+from bot.storage import Storage, StorageError
+from bot.storage.models import LeaderboardPage, MatchSummary, Season
+from cogs.replies import NO_PINGS, SORRY, reply_privately, say
+
+from .presenters import (
+    ACCENT,
+    history_text,
+    leaderboard_text,
+    match_text,
+    option_label,
+    season_label,
+)
+
+if TYPE_CHECKING:
+    from bot.client import UnoBot
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 10
+LEADERBOARD_IMAGE = "leaderboard.png"
+DB_DOWN = "The league database is not available right now; please try again."
+SORTS = ("rating", "wins", "points")
+SortName = Literal["rating", "wins", "points"]
+MATCH_ID_MAX = 2**63 - 1  # SQLite's largest integer
+MAX_OFFSET = 9_999_990  # the largest page start a leaderboard custom id can hold (7 digits)
+
+LEADERBOARD_TEMPLATE = (
+    r"unolb:(?P<guild>[0-9]{1,20}):(?P<season>[0-9]{1,6}):(?P<sort>rating|wins|points)"
+    r":(?P<offset>[0-9]{1,7}):(?P<dir>[pn])"
+)
+HISTORY_TEMPLATE = r"unohist:(?P<guild>[0-9]{1,20})"
+FORGET_TEMPLATE = r"unoforget:(?P<guild>[0-9]{1,20}):(?P<user>[0-9]{1,20}):(?P<answer>yes|no)"
+
+
+def storage_of(interaction: discord.Interaction[UnoBot]) -> Storage:
+    """The bot's storage; StorageError when it is not open."""
+    storage = interaction.client.storage
+    if storage is None:
+        raise StorageError("storage is not open")
+    return storage
+
+
+async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
+    """Run a league handler: storage trouble and surprises end in a polite private reply."""
+    try:
+        await work
+    except StorageError:
+        log.warning("league storage unavailable", exc_info=True)
+        await reply_privately(interaction, DB_DOWN)
+    except Exception:
+        log.exception("league handler failed")
+        await reply_privately(interaction, SORRY)
+
+
+async def find_season(storage: Storage, guild_id: int, number: int | None) -> Season | None:
+    """The season asked for (None: the current one), or None if it does not exist."""
+    if number is None:
+        return await storage.current_season(guild_id)
+    seasons = await storage.list_seasons(guild_id)
+    return next((s for s in seasons if s.number == number), None)
+
+
+# ----- leaderboard -----
+
+
+class LeaderboardPageButton(ui.DynamicItem[ui.Button[Any]], template=LEADERBOARD_TEMPLATE):
+    """◀ or ▶ on a leaderboard: the page to show is in the custom id (season 0: all time)."""
+
+    def __init__(
+        self,
+        guild_id: int,
+        season: int,
+        sort: SortName,
+        offset: int,
+        direction: str,
+        *,
+        disabled: bool = False,
+    ) -> None:
+        offset = min(max(offset, 0), MAX_OFFSET)
+        super().__init__(
+            ui.Button(
+                emoji="◀" if direction == "p" else "▶",
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"unolb:{guild_id}:{season}:{sort}:{offset}:{direction}",
+            )
+        )
+        self.guild_id = guild_id
+        self.season = season
+        self.sort: SortName = sort
+        self.offset = offset
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        sort = cast(SortName, match["sort"])
+        offset = int(match["offset"])
+        return cls(int(match["guild"]), int(match["season"]), sort, offset, match["dir"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await guarded(interaction, on_leaderboard_page(interaction, self))
+
+
+def leaderboard_layout(page: LeaderboardPage, season: int, title: str) -> ui.LayoutView:
+    """The leaderboard message: picture, text and the page buttons."""
+    layout = ui.LayoutView(timeout=None)
+    container = ui.Container[Any](accent_colour=ACCENT)
+    container.add_item(
+        ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{LEADERBOARD_IMAGE}"))
+    )
+    container.add_item(ui.TextDisplay(leaderboard_text(page, title)))
+    layout.add_item(container)
+    previous = max(0, page.offset - PAGE_SIZE)
+    following = page.offset + PAGE_SIZE
+    last = following >= page.total or following > MAX_OFFSET
+    row = ui.ActionRow[Any]()
+    row.add_item(
+        LeaderboardPageButton(
+            page.guild_id, season, page.sort, previous, "p", disabled=page.offset == 0
+        )
+    )
+    row.add_item(
+        LeaderboardPageButton(page.guild_id, season, page.sort, following, "n", disabled=last)
+    )
+    layout.add_item(row)
+    return layout
+
+
+async def leaderboard_message(
+    storage: Storage, guild_id: int, season: Season | None, sort: SortName, offset: int
+) -> tuple[ui.LayoutView, discord.File]:
+    """A leaderboard page with its picture (drawn in a thread)."""
+    number = season.number if season else None
+    page = await storage.leaderboard(guild_id, number, sort, offset, PAGE_SIZE)
+    title = f"{season_label(season)} · by {sort}"
+    png = await asyncio.to_thread(render_leaderboard, page.rows, title, sort)
+    layout = leaderboard_layout(page, number or 0, title)
+    return layout, discord.File(io.BytesIO(png), filename=LEADERBOARD_IMAGE)
+
+
+async def on_leaderboard_page(
+    interaction: discord.Interaction[UnoBot], button: LeaderboardPageButton
+) -> None:
+    """◀ / ▶: redraw the leaderboard message at the page in the button's id."""
+    if interaction.guild_id != button.guild_id:
+        await say(interaction, "That leaderboard belongs to another server.")
+        return
+    storage = storage_of(interaction)
+    chosen: Season | None = None
+    if button.season:
+        chosen = await find_season(storage, button.guild_id, button.season)
+        if chosen is None:
+            await say(interaction, f"There is no season {button.season} on this server.")
+            return
+    await interaction.response.defer()
+    layout, file = await leaderboard_message(
+        storage, button.guild_id, chosen, button.sort, button.offset
+    )
+    await interaction.edit_original_response(
+        view=layout, attachments=[file], allowed_mentions=NO_PINGS
+    )
+
+
+# ----- history -----
+
+
+class HistorySelect(ui.DynamicItem[ui.Select[Any]], template=HISTORY_TEMPLATE):
+    """The history's match picker; the chosen option is the match id."""
+
+    def __init__(self, guild_id: int, matches: list[MatchSummary] | None = None) -> None:
+        options = [
+            discord.SelectOption(label=option_label(m), value=str(m.match_id))
+            for m in (matches or [])
+        ] or [discord.SelectOption(label="No matches", value="0")]
+        super().__init__(
+            ui.Select(
+                custom_id=f"unohist:{guild_id}",
+                placeholder="Open a match, round by round",
+                options=options,
+            )
+        )
+        self.guild_id = guild_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["guild"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data = cast(dict[str, Any], interaction.data or {})
+        values = data.get("values") or [""]
+        await guarded(interaction, on_history_pick(interaction, self, str(values[0])))
+
+
+def history_layout(guild_id: int, matches: list[MatchSummary]) -> ui.LayoutView:
+    """The recent matches and the picker that opens one."""
+    layout = ui.LayoutView(timeout=None)
+    container = ui.Container[Any](accent_colour=ACCENT)
+    container.add_item(ui.TextDisplay(history_text(matches)))
+    layout.add_item(container)
+    if matches:
+        layout.add_item(ui.ActionRow[Any](HistorySelect(guild_id, matches)))
+    return layout
+
+
+def match_id_of(value: str) -> int | None:
+    """A picked option's match id, or None for anything the select never offered."""
+    if not (value.isascii() and value.isdigit()) or len(value) > 19:
+        return None
+    number = int(value)
+    return number if 0 < number <= MATCH_ID_MAX else None
+
+
+async def on_history_pick(
+    interaction: discord.Interaction[UnoBot], select: HistorySelect, value: str
+) -> None:
+    """A match picked in the history: its round-by-round summary, privately."""
+    if interaction.guild_id != select.guild_id:
+        await say(interaction, "That history belongs to another server.")
+        return
+    match_id = match_id_of(value)
+    if match_id is None:
+        await say(interaction, "Pick a match from the list.")
+        return
+    detail = await storage_of(interaction).match_detail(select.guild_id, match_id)
+    if detail is None:
+        await say(interaction, "That match is no longer recorded.")
+        return
+    layout = ui.LayoutView(timeout=None)
+    layout.add_item(ui.Container[Any](ui.TextDisplay(match_text(detail)), accent_colour=ACCENT))
+    await interaction.response.send_message(view=layout, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+# ----- forget-me -----
+
+
+class ForgetButton(ui.DynamicItem[ui.Button[Any]], template=FORGET_TEMPLATE):
+    """Confirm or cancel erasing one's own league records."""
+
+    def __init__(self, guild_id: int, user_id: int, answer: str) -> None:
+        yes = answer == "yes"
+        super().__init__(
+            ui.Button(
+                label="Yes, erase my records" if yes else "Cancel",
+                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+                custom_id=f"unoforget:{guild_id}:{user_id}:{answer}",
+            )
+        )
+        self.guild_id = guild_id
+        self.user_id = user_id
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["guild"]), int(match["user"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await guarded(interaction, on_forget(interaction, self))
+
+
+def forget_layout(guild_id: int, user_id: int) -> ui.LayoutView:
+    """The question, with its two answers."""
+    layout = ui.LayoutView(timeout=None)
+    container = ui.Container[Any](accent_colour=0xDD2D26)
+    container.add_item(
+        ui.TextDisplay(
+            "### Erase your league records?\nYour standings and name are deleted on this "
+            "server, and your seats in past matches become “Former player”. "
+            "This cannot be undone."
+        )
+    )
+    layout.add_item(container)
+    layout.add_item(
+        ui.ActionRow[Any](
+            ForgetButton(guild_id, user_id, "yes"), ForgetButton(guild_id, user_id, "no")
+        )
+    )
+    return layout
+
+
+async def on_forget(interaction: discord.Interaction[UnoBot], button: ForgetButton) -> None:
+    """The forget-me confirmation: only its own member may answer it."""
+    if interaction.user.id != button.user_id or interaction.guild_id != button.guild_id:
+        await say(interaction, "Only the member who asked can confirm this.")
+        return
+    if button.answer != "yes":
+        text = "Nothing was erased."
+    else:
+        changed = await storage_of(interaction).forget_user(button.guild_id, button.user_id)
+        text = f"Done: your league records are erased ({changed} rows changed)."
+    layout = ui.LayoutView(timeout=None)
+    layout.add_item(ui.Container[Any](ui.TextDisplay(text), accent_colour=ACCENT))
+    await interaction.response.edit_message(view=layout, allowed_mentions=NO_PINGS)
+
+
+LEAGUE_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
+    LeaderboardPageButton,
+    HistorySelect,
+    ForgetButton,
+)

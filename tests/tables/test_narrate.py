@@ -1,0 +1,76 @@
+"""The table's log: engine events become structured entries, told in the same English as ever."""
+
+from __future__ import annotations
+
+import json
+
+from bot.tables.narrate import narrate
+from bot.tables.tablelog import LogEntry, dump_line, entries, load_line
+
+NAMES = ["Ann", "Bo", "Cy"]
+
+TOLD = [
+    ({"type": "play", "seat": 0, "card": "red-7"}, ["**Ann** played Red 7"]),
+    (
+        {"type": "play", "seat": 1, "card": "wild-custom", "color": "blue", "house_rule": "Swap"},
+        ["**Bo** played Wild Customizable and chose blue", "House rule: Swap"],
+    ),
+    (
+        {"type": "bounce", "seat": 2, "target": 0, "color": "red", "card": "wild-super-star"},
+        ["**Cy** bounced it back with a Super Star at **Ann** and chose red"],
+    ),
+    ({"type": "draw", "seat": 0, "count": 1, "reason": "draw"}, ["**Ann** drew a card"]),
+    ({"type": "draw", "seat": 0, "count": 0, "reason": "draw"}, ["Nothing to draw"]),
+    ({"type": "draw", "seat": 1, "count": 2, "reason": "draw2"}, ["**Bo** draws 2 cards"]),
+    ({"type": "draw", "seat": 1, "count": 1, "reason": "catch"}, ["**Bo** draws 1 card"]),
+    ({"type": "draw", "seat": 1, "count": 1, "reason": "victory_lap"}, []),
+    ({"type": "pass", "seat": 2}, ["**Cy** kept the drawn card"]),
+    ({"type": "skip", "seat": 2}, ["**Cy** is skipped"]),
+    ({"type": "reverse", "direction": -1}, ["Play now goes counter-clockwise"]),
+    ({"type": "accept", "seat": 0, "count": 4}, ["**Ann** accepted +4"]),
+    (
+        {"type": "challenge", "seat": 1, "target": 0, "legal": False, "hand": ["red-1"]},
+        ["**Bo** challenged **Ann**'s Wild Draw Four: the play was NOT legal"],
+    ),
+    ({"type": "color", "seat": 0, "color": "green"}, ["**Ann** chose green"]),
+    ({"type": "uno", "seat": 2}, ["**Cy** called **UNO!**"]),
+    ({"type": "catch", "seat": 0, "target": 2}, ["**Ann** caught **Cy** without UNO: +2"]),
+    ({"type": "first_card", "card": "blue-3", "effect": "starts"}, ["First card: Blue 3"]),
+    ({"type": "first_card", "card": "wild-draw4", "effect": "returned"}, []),
+    ({"type": "deal", "dealer": 0, "cards": 7}, []),
+    (
+        {"type": "leave", "seat": 1, "returned": 5},
+        ["**Bo** left; their cards went back into the pile"],
+    ),
+    ({"type": "round_over", "winner": 2, "points": 93}, ["**Cy** went out! 93 points"]),
+    ({"type": "forfeit", "winner": 0}, ["**Ann** is the last player left"]),
+]
+
+
+def test_engine_events_are_told_as_before() -> None:
+    for event, lines in TOLD:
+        assert [narrate(e, NAMES) for e in entries([event])] == lines, event
+
+
+def test_table_entries_are_told() -> None:
+    told = {
+        LogEntry("round_begins", count=2): "Round 2 begins",
+        LogEntry("match_won", seats=(0, 2)): "**Ann** and **Cy** won the match!",
+        LogEntry("left_game", seat=1): "**Bo** left the game",
+        LogEntry("kicked", seat=1): "**Bo** was removed by the host",
+        LogEntry("timed_out", seat=0): "**Ann** ran out of time",
+        LogEntry("removed_for_timeouts", seat=0, count=3): "**Ann** was removed after 3 timeouts",
+        LogEntry("ended_early"): "The game was ended early",
+        LogEntry("lobby_expired"): "The lobby closed: nobody started the game in time",
+    }
+    for entry, line in told.items():
+        assert narrate(entry, NAMES) == line
+
+
+def test_entries_round_trip_and_old_lines_stay_as_they_were() -> None:
+    for event, _ in TOLD:
+        for entry in entries([event]):
+            assert load_line(json.loads(json.dumps(dump_line(entry)))) == entry
+    assert narrate(load_line("**Ann** played Red 7"), NAMES) == "**Ann** played Red 7"
+    house = entries([{"type": "play", "seat": 0, "card": "wild-custom", "house_rule": "@x *y*"}])
+    assert narrate(house[1], NAMES) == "House rule: @\u200bx \\*y\\*"
