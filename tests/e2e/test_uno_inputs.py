@@ -7,11 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.e2e.fake_discord import FakeDiscord, FakeGuild, FakeInteraction, FakeUser
 
 from bot.storage.models import LeaderboardPage, MatchPlayer, MatchRecord
 from cogs.league.items import MAX_OFFSET, LeaderboardPageButton, leaderboard_layout
-from tests.e2e.conftest import BotRunner
+from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeInteraction, FakeUser
 from tests.e2e.uno_helpers import Harness, start_bot
 
 ITX_APPLICATION_COMMAND = 2
