@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
+from typing import TextIO
 
 import discord
 
@@ -45,9 +46,11 @@ class RedactSecrets(logging.Filter):
         return True
 
 
-def setup_logging(level: str, secrets: Iterable[str] = ()) -> logging.Handler:
-    """Log to stderr at ``level`` with every record redacted; returns the handler."""
-    handler = logging.StreamHandler()
+def setup_logging(
+    level: str, secrets: Iterable[str] = (), stream: TextIO | None = None
+) -> logging.Handler:
+    """Log to ``stream`` (stderr) at ``level`` with every record redacted; returns the handler."""
+    handler = logging.StreamHandler(stream)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(RedactSecrets(secrets))
     root = logging.getLogger()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+from typing import Any
 
 import aiohttp
 import discord
@@ -39,11 +40,11 @@ def explain_start_error(error: BaseException) -> str | None:
     return None
 
 
-async def serve(settings: Settings, storage: Storage) -> None:
+async def serve(settings: Settings, storage: Storage, **options: Any) -> None:
     """Run the bot until Discord closes it or the host asks it to stop (SIGTERM, SIGINT)."""
     from bot.client import UnoBot
 
-    bot = UnoBot(settings, storage=storage)
+    bot = UnoBot(settings, storage=storage, **options)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
