@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage, StorageError
-from bot.storage.db import load_migrations, split_statements
+from bot.storage.migrations import load_migrations, split_statements
 
 
 async def test_migrates_an_empty_file_to_the_latest_schema(tmp_path: Path) -> None:
@@ -19,7 +19,7 @@ async def test_migrates_an_empty_file_to_the_latest_schema(tmp_path: Path) -> No
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert version == len(load_migrations()) >= 1
+    assert version == len(load_migrations("sqlite")) >= 1
     assert mode == "wal"
     assert {"live_tables", "matches", "match_players", "standings", "seasons"} <= tables
 
@@ -33,7 +33,7 @@ async def test_reopening_is_a_no_op(tmp_path: Path) -> None:
     await store.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall() == schema
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(load_migrations())
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == len(load_migrations("sqlite"))
 
 
 async def test_connection_pragmas(storage: Storage) -> None:
