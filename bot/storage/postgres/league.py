@@ -1,0 +1,444 @@
+"""PostgreSQL league: seasons, recording matches, leaderboards, stats, history, export, forget-me.
+
+Writes to a server's league first lock its league_guilds row, so matches recorded at once by
+several processes are counted one after another, each reading the ratings the last one wrote.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import Rollback, stale_table
+from ..ledger import LeagueContext, StandingKey, house_rules_json, plan_match, round_winners
+from ..models import (
+    FORMER_PLAYER_ID,
+    FORMER_PLAYER_NAME,
+    LeaderboardPage,
+    LeaderboardSort,
+    MatchDetail,
+    MatchRecord,
+    MatchSummary,
+    PlayerResult,
+    PlayerStats,
+    Season,
+)
+from ..rating import Skill
+from ..rows import (
+    BOARD_COLUMNS,
+    DETAIL_COLUMNS,
+    EXPORT_MATCH_COLUMNS,
+    EXPORT_STANDING_COLUMNS,
+    RESULT_COLUMNS,
+    STATS_COLUMNS,
+    board_row,
+    detail_from,
+    export_document,
+    result_from,
+    season_from,
+    stats_from,
+    summary_from,
+)
+from .schema import Conn
+from .settings import get_settings
+from .tables import changed
+
+# Takes the server's row lock until commit, hands out the next match number and counts
+# house-ruled matches.
+_TAKE_NUMBER = """
+INSERT INTO league_guilds (guild_id, last_number, house_matches) VALUES ($1, 1, $2)
+ON CONFLICT (guild_id) DO UPDATE SET
+    last_number = league_guilds.last_number + 1,
+    house_matches = league_guilds.house_matches + excluded.house_matches
+RETURNING last_number, house_matches
+"""
+
+# Takes the server's row lock without changing anything (seasons, forget-me).
+_LOCK_GUILD = """
+INSERT INTO league_guilds (guild_id, last_number, house_matches) VALUES ($1, 0, 0)
+ON CONFLICT (guild_id) DO UPDATE SET last_number = league_guilds.last_number
+"""
+
+# Run after the lock, so it sees what the previous match of the server committed.
+_CONTEXT_AND_RATINGS = """
+WITH context AS (
+    SELECT COALESCE((SELECT MAX(season) FROM seasons WHERE guild_id = $1), 1) AS season,
+           COALESCE((SELECT computers_rated FROM guild_settings WHERE guild_id = $1), FALSE)
+               AS computers_rated,
+           COALESCE((SELECT rate_house_rules FROM guild_settings WHERE guild_id = $1), FALSE)
+               AS rate_house_rules
+)
+SELECT c.season, c.computers_rated, c.rate_house_rules,
+       s.season, s.official_only, s.user_id, s.mu, s.sigma, s.ordinal
+FROM context c
+LEFT JOIN standings s
+    ON s.guild_id = $1 AND s.season IN (c.season, 0) AND s.user_id = ANY($2::bigint[])
+"""
+
+_INSERT_MATCH = """
+INSERT INTO matches (match_uid, guild_id, number, season, channel_id, edition, scoring, target,
+                     started_at, finished_at, rounds, round_winners, events, house_rules)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+ON CONFLICT (match_uid) DO NOTHING
+RETURNING match_id
+"""
+
+_STANDING_COLUMNS = (
+    "guild_id, season, official_only, user_id, matches, wins, points, rounds_won, best_round, "
+    "matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated"
+)
+
+# Seats, names and standings in one statement: one round trip instead of three.
+_WRITE_MATCH = f"""
+WITH seats AS (
+    INSERT INTO match_players (match_id, {RESULT_COLUMNS})
+    SELECT $1, * FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::bigint[],
+                             $6::bigint[], $7::boolean[], $8::boolean[],
+                             $9::double precision[], $10::double precision[])
+), names AS (
+    INSERT INTO player_names (guild_id, user_id, name)
+    SELECT $11, * FROM unnest($3::bigint[], $4::text[])
+    ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name
+    WHERE player_names.name IS DISTINCT FROM excluded.name
+)
+INSERT INTO standings ({_STANDING_COLUMNS})
+SELECT $11, season, official_only, user_id, 1, wins, points, rounds_won, best_round,
+       classic, sonic, mario, mu, sigma, ordinal, rated
+FROM unnest($12::bigint[], $13::boolean[], $14::bigint[], $15::bigint[], $16::bigint[],
+            $17::bigint[], $18::bigint[], $19::bigint[], $20::bigint[], $21::bigint[],
+            $22::double precision[], $23::double precision[], $24::double precision[],
+            $25::bigint[])
+    AS u(season, official_only, user_id, wins, points, rounds_won, best_round, classic, sonic,
+         mario, mu, sigma, ordinal, rated)
+ON CONFLICT (guild_id, user_id, season, official_only) DO UPDATE SET
+    matches = standings.matches + 1,
+    wins = standings.wins + excluded.wins,
+    points = standings.points + excluded.points,
+    rounds_won = standings.rounds_won + excluded.rounds_won,
+    best_round = GREATEST(standings.best_round, excluded.best_round),
+    matches_classic = standings.matches_classic + excluded.matches_classic,
+    matches_sonic = standings.matches_sonic + excluded.matches_sonic,
+    matches_mario = standings.matches_mario + excluded.matches_mario,
+    mu = excluded.mu,
+    sigma = excluded.sigma,
+    ordinal = excluded.ordinal,
+    rated = standings.rated + excluded.rated
+"""
+
+# At a server's first house-ruled match, its standings so far (all official) become the
+# official-only standings, which official matches keep up to date from then on.
+_SPLIT_OFFICIAL = f"""
+INSERT INTO standings ({_STANDING_COLUMNS})
+SELECT guild_id, season, TRUE, user_id, matches, wins, points, rounds_won, best_round,
+       matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated
+FROM standings WHERE guild_id = $1 AND NOT official_only
+"""
+
+# The standings rows to read: official-only rows exist once a house-ruled match did.
+_OFFICIAL_KEY = (
+    "($3::boolean AND EXISTS (SELECT 1 FROM league_guilds "
+    "WHERE guild_id = $1 AND house_matches > 0))"
+)
+
+_SEASON_COLUMNS = "season, name, started_at, ended_at"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+# ----- seasons -----
+
+
+async def current_season(conn: Conn, guild_id: int) -> Season:
+    """The season new matches count toward."""
+    row = await conn.fetchrow(
+        f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = $1 ORDER BY season DESC LIMIT 1",
+        guild_id,
+    )
+    return season_from(guild_id, row)
+
+
+async def list_seasons(conn: Conn, guild_id: int) -> list[Season]:
+    """Every season, oldest first (the implicit season 1 when none was started)."""
+    rows = await conn.fetch(
+        f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = $1 ORDER BY season", guild_id
+    )
+    return [season_from(guild_id, row) for row in rows] or [season_from(guild_id, None)]
+
+
+async def start_season(conn: Conn, guild_id: int, name: str | None, now: float) -> Season:
+    """End the current season and start the next (in a transaction)."""
+    await conn.execute(_LOCK_GUILD, guild_id)
+    current = await current_season(conn, guild_id)
+    if current.started_at is None and current.number == 1:
+        # The implicit first season gets its row now, so it can carry an end time.
+        await conn.execute(
+            "INSERT INTO seasons (guild_id, season, name, started_at, ended_at) "
+            "VALUES ($1, 1, NULL, NULL, NULL) ON CONFLICT DO NOTHING",
+            guild_id,
+        )
+    await conn.execute(
+        "UPDATE seasons SET ended_at = $1 WHERE guild_id = $2 AND season = $3",
+        now,
+        guild_id,
+        current.number,
+    )
+    season = Season(guild_id, current.number + 1, name, now, None)
+    await conn.execute(
+        "INSERT INTO seasons (guild_id, season, name, started_at, ended_at) "
+        "VALUES ($1, $2, $3, $4, NULL)",
+        guild_id,
+        season.number,
+        name,
+        now,
+    )
+    return season
+
+
+# ----- recording a match -----
+
+
+async def record_match(
+    conn: Conn,
+    record: MatchRecord,
+    table_id: str | None,
+    table_version: int | None,
+) -> bool:
+    """Record the match in the open transaction; Rollback(False) for a replay."""
+    guild = record.guild_id
+    house = 0 if record.official else 1
+    taken = await conn.fetchrow(_TAKE_NUMBER, guild, house)
+    assert taken is not None  # an upsert with RETURNING always returns its row
+    number, house_matches = taken
+    users = [p.user_id for p in record.players]
+    rows = await conn.fetch(_CONTEXT_AND_RATINGS, guild, users)
+    season, computers_rated, rate_house_rules = rows[0][0], rows[0][1], rows[0][2]
+    context = LeagueContext(
+        season=season,
+        computers_rated=computers_rated,
+        rate_house_rules=rate_house_rules,
+        split=house_matches > 0,
+    )
+    current: dict[StandingKey, Skill] = {
+        (row[3], row[4], row[5]): Skill(row[6], row[7], row[8])
+        for row in rows
+        if row[5] is not None
+    }
+    match_id = await conn.fetchval(
+        _INSERT_MATCH,
+        record.match_uid,
+        guild,
+        number,
+        season,
+        record.channel_id,
+        record.edition,
+        record.scoring,
+        record.target,
+        record.started_at,
+        record.finished_at,
+        _json(record.rounds),
+        _json(round_winners(record)),
+        _json(record.events),
+        house_rules_json(record.house_rules),
+    )
+    if match_id is None:
+        raise Rollback(False)  # already recorded: undo the number taken above
+    if house and house_matches == 1:
+        await conn.execute(_SPLIT_OFFICIAL, guild)
+    writes = plan_match(record, context, current)
+    seats = list(zip(*writes.seats, strict=True))
+    standings = list(zip(*writes.standings, strict=True)) or [()] * 15
+    await conn.execute(_WRITE_MATCH, match_id, *seats, guild, *standings[1:])
+    if table_id is not None:
+        await _drop_table(conn, table_id, table_version)
+    return True
+
+
+async def _drop_table(conn: Conn, table_id: str, version: int | None) -> None:
+    """The finished table goes with its match; at the version the recorder saw, if given."""
+    if version is None:
+        await conn.execute("DELETE FROM live_tables WHERE table_id = $1", table_id)
+        return
+    status = await conn.execute(
+        "DELETE FROM live_tables WHERE table_id = $1 AND version = $2", table_id, version
+    )
+    if changed(status) == 0:
+        stored = await conn.fetchval(
+            "SELECT version FROM live_tables WHERE table_id = $1", table_id
+        )
+        raise stale_table(table_id, stored, version)
+
+
+# ----- reading the league -----
+
+
+async def leaderboard(
+    conn: Conn,
+    guild_id: int,
+    season: int | None,
+    scope: int,
+    sort: LeaderboardSort,
+    order: str,
+    offset: int,
+    limit: int,
+    official_only: bool,
+) -> LeaderboardPage:
+    """A page of standings and the number of ranked players, from one statement."""
+    count = (
+        "SELECT COUNT(*) FROM standings WHERE guild_id = $1 AND season = $2 "
+        f"AND official_only = {_OFFICIAL_KEY}"
+    )
+    rows = await conn.fetch(
+        f"SELECT {BOARD_COLUMNS}, ({count}) FROM standings s LEFT JOIN player_names n "
+        "ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
+        f"WHERE s.guild_id = $1 AND s.season = $2 AND s.official_only = {_OFFICIAL_KEY} "
+        f"ORDER BY {order} LIMIT $4 OFFSET $5",
+        guild_id,
+        scope,
+        official_only,
+        limit,
+        offset,
+    )
+    if rows:
+        total = rows[0][7]
+    else:  # past the last page: the count alone
+        total = await conn.fetchval(count, guild_id, scope, official_only)
+    return LeaderboardPage(
+        guild_id=guild_id,
+        season=season,
+        sort=sort,
+        offset=offset,
+        total=total,
+        rows=[board_row(offset + index + 1, tuple(row)[:7]) for index, row in enumerate(rows)],
+        official_only=official_only,
+    )
+
+
+async def player_stats(
+    conn: Conn,
+    guild_id: int,
+    user_id: int,
+    season: int | None,
+    scope: int,
+    official_only: bool,
+) -> PlayerStats | None:
+    """A member's standing and rank by rating, from one statement."""
+    row = await conn.fetchrow(
+        f"SELECT {STATS_COLUMNS}, "
+        "(SELECT COUNT(*) FROM standings t WHERE t.guild_id = s.guild_id "
+        "AND t.season = s.season AND t.official_only = s.official_only "
+        "AND t.ordinal > s.ordinal) + (SELECT COUNT(*) FROM standings t "
+        "WHERE t.guild_id = s.guild_id AND t.season = s.season "
+        "AND t.official_only = s.official_only AND t.ordinal = s.ordinal "
+        "AND t.user_id < s.user_id) "
+        "FROM standings s LEFT JOIN player_names n "
+        "ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
+        f"WHERE s.guild_id = $1 AND s.season = $2 AND s.official_only = {_OFFICIAL_KEY} "
+        "AND s.user_id = $4",
+        guild_id,
+        scope,
+        official_only,
+        user_id,
+    )
+    if row is None:
+        return None
+    values = tuple(row)
+    return stats_from(guild_id, user_id, season, official_only, values[:13], values[13])
+
+
+async def recent_matches(conn: Conn, guild_id: int, limit: int, offset: int) -> list[MatchSummary]:
+    """The server's matches, newest number first, with their seats, from one statement."""
+    result_columns = ", ".join("p." + column for column in RESULT_COLUMNS.split(", "))
+    rows = await conn.fetch(
+        "SELECT m.number, m.season, m.edition, m.scoring, m.started_at, m.finished_at, "
+        f"json_array_length(m.rounds::json), m.house_rules, {result_columns} "
+        "FROM (SELECT * FROM matches WHERE guild_id = $1 ORDER BY number DESC "
+        "LIMIT $2 OFFSET $3) m JOIN match_players p ON p.match_id = m.match_id "
+        "ORDER BY m.number DESC, p.seat",
+        guild_id,
+        limit,
+        offset,
+    )
+    heads: dict[int, tuple[Any, ...]] = {}
+    seats: dict[int, list[PlayerResult]] = {}
+    for row in rows:
+        values = tuple(row)
+        heads.setdefault(values[0], values[:8])
+        seats.setdefault(values[0], []).append(result_from(values[8:]))
+    return [summary_from(head, seats[number]) for number, head in heads.items()]
+
+
+async def match_detail(conn: Conn, guild_id: int, number: int) -> MatchDetail | None:
+    """One match by the server's number (in a repeatable-read transaction)."""
+    row = await conn.fetchrow(
+        f"SELECT match_id, {DETAIL_COLUMNS} FROM matches WHERE guild_id = $1 AND number = $2",
+        guild_id,
+        number,
+    )
+    if row is None:
+        return None
+    players = await conn.fetch(
+        f"SELECT {RESULT_COLUMNS} FROM match_players WHERE match_id = $1 ORDER BY seat", row[0]
+    )
+    return detail_from(tuple(row)[1:], [result_from(tuple(p)) for p in players])
+
+
+async def export_guild(conn: Conn, guild_id: int, now: float) -> dict[str, Any]:
+    """Everything of one server (in a repeatable-read transaction: one snapshot)."""
+    settings = await get_settings(conn, guild_id)
+    seasons = await conn.fetch(
+        f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = $1 ORDER BY season", guild_id
+    )
+    names = await conn.fetch(
+        "SELECT user_id, name FROM player_names WHERE guild_id = $1 ORDER BY user_id", guild_id
+    )
+    standings = await conn.fetch(
+        f"SELECT {EXPORT_STANDING_COLUMNS} FROM standings s "
+        "LEFT JOIN player_names n ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
+        "WHERE s.guild_id = $1 ORDER BY s.season, s.official_only, s.ordinal DESC, s.user_id",
+        guild_id,
+    )
+    matches = await conn.fetch(
+        f"SELECT {EXPORT_MATCH_COLUMNS} FROM matches WHERE guild_id = $1 ORDER BY number",
+        guild_id,
+    )
+    result_columns = ", ".join("p." + column for column in RESULT_COLUMNS.split(", "))
+    seats = await conn.fetch(
+        f"SELECT p.match_id, {result_columns} FROM match_players p "
+        "JOIN matches m ON m.match_id = p.match_id WHERE m.guild_id = $1 "
+        "ORDER BY p.match_id, p.seat",
+        guild_id,
+    )
+    return export_document(
+        guild_id,
+        now,
+        settings,
+        [tuple(r) for r in seasons],
+        [tuple(r) for r in names],
+        [tuple(r) for r in standings],
+        [tuple(r) for r in matches],
+        [tuple(r) for r in seats],
+    )
+
+
+async def forget_user(conn: Conn, guild_id: int, user_id: int) -> int:
+    """Anonymise a member's seats and delete their standings and name (in a transaction)."""
+    await conn.execute(_LOCK_GUILD, guild_id)
+    total = changed(
+        await conn.execute(
+            "UPDATE match_players SET user_id = $1, name = $2 WHERE user_id = $3 AND match_id IN "
+            "(SELECT match_id FROM matches WHERE guild_id = $4)",
+            FORMER_PLAYER_ID,
+            FORMER_PLAYER_NAME,
+            user_id,
+            guild_id,
+        )
+    )
+    for table in ("standings", "player_names"):
+        total += changed(
+            await conn.execute(
+                f"DELETE FROM {table} WHERE guild_id = $1 AND user_id = $2", guild_id, user_id
+            )
+        )
+    return total
