@@ -79,12 +79,16 @@ class Storage(ABC):
     ) -> Storage:
         """Open and migrate the database at target: a postgresql:// URL or a SQLite path.
 
-        synchronous and busy_timeout_ms apply to SQLite, pool_size to PostgreSQL.
+        synchronous: NORMAL (the default) makes a commit safe against the bot's crash, FULL
+        also against power loss, at a disk flush per commit (docs/performance.md). busy_timeout_ms
+        applies to SQLite, pool_size to PostgreSQL.
         """
         if is_postgres_url(target):
             from .postgres import PostgresStorage
 
-            return await PostgresStorage.connect(str(target), clock=clock, pool_size=pool_size)
+            return await PostgresStorage.connect(
+                str(target), clock=clock, synchronous=synchronous, pool_size=pool_size
+            )
         from .sqlite import SQLiteStorage
 
         return await SQLiteStorage.connect(

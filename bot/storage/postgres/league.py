@@ -25,7 +25,6 @@ from ..models import (
 )
 from ..rating import Skill
 from ..rows import (
-    BOARD_COLUMNS,
     DETAIL_COLUMNS,
     EXPORT_MATCH_COLUMNS,
     EXPORT_STANDING_COLUMNS,
@@ -34,6 +33,7 @@ from ..rows import (
     board_row,
     detail_from,
     export_document,
+    page_query,
     result_from,
     season_from,
     stats_from,
@@ -43,44 +43,47 @@ from .schema import Conn
 from .settings import get_settings
 from .tables import changed
 
-# Takes the server's row lock until commit, hands out the next match number and counts
-# house-ruled matches.
-_TAKE_NUMBER = """
-INSERT INTO league_guilds (guild_id, last_number, house_matches) VALUES ($1, 1, $2)
-ON CONFLICT (guild_id) DO UPDATE SET
-    last_number = league_guilds.last_number + 1,
-    house_matches = league_guilds.house_matches + excluded.house_matches
-RETURNING last_number, house_matches
-"""
-
 # Takes the server's row lock without changing anything (seasons, forget-me).
 _LOCK_GUILD = """
 INSERT INTO league_guilds (guild_id, last_number, house_matches) VALUES ($1, 0, 0)
 ON CONFLICT (guild_id) DO UPDATE SET last_number = league_guilds.last_number
 """
 
-# Run after the lock, so it sees what the previous match of the server committed.
-_CONTEXT_AND_RATINGS = """
-WITH context AS (
-    SELECT COALESCE((SELECT MAX(season) FROM seasons WHERE guild_id = $1), 1) AS season,
-           COALESCE((SELECT computers_rated FROM guild_settings WHERE guild_id = $1), FALSE)
+# Takes the server's row lock until commit (so its matches are counted one at a time), hands
+# out its next number, counts house-ruled matches and adds the match unless it is a replay.
+# The season and settings come from this statement's snapshot: a season started at the very
+# moment a match ends may still count it; match and standings always agree on which.
+_OPEN_MATCH = """
+WITH taken AS (
+    INSERT INTO league_guilds (guild_id, last_number, house_matches) VALUES ($2, 1, $13)
+    ON CONFLICT (guild_id) DO UPDATE SET
+        last_number = league_guilds.last_number + 1,
+        house_matches = league_guilds.house_matches + excluded.house_matches
+    RETURNING last_number, house_matches
+), context AS (
+    SELECT COALESCE((SELECT MAX(season) FROM seasons WHERE guild_id = $2), 1) AS season,
+           COALESCE((SELECT computers_rated FROM guild_settings WHERE guild_id = $2), FALSE)
                AS computers_rated,
-           COALESCE((SELECT rate_house_rules FROM guild_settings WHERE guild_id = $1), FALSE)
+           COALESCE((SELECT rate_house_rules FROM guild_settings WHERE guild_id = $2), FALSE)
                AS rate_house_rules
+), added AS (
+    INSERT INTO matches (match_uid, guild_id, number, season, channel_id, edition, scoring,
+                         target, started_at, finished_at, rounds, round_winners, events,
+                         house_rules)
+    SELECT $1, $2, taken.last_number, context.season, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
+    FROM taken CROSS JOIN context
+    ON CONFLICT (match_uid) DO NOTHING
+    RETURNING match_id
 )
-SELECT c.season, c.computers_rated, c.rate_house_rules,
-       s.season, s.official_only, s.user_id, s.mu, s.sigma, s.ordinal
-FROM context c
-LEFT JOIN standings s
-    ON s.guild_id = $1 AND s.season IN (c.season, 0) AND s.user_id = ANY($2::bigint[])
+SELECT added.match_id, taken.house_matches, context.season, context.computers_rated,
+       context.rate_house_rules
+FROM taken CROSS JOIN context LEFT JOIN added ON TRUE
 """
 
-_INSERT_MATCH = """
-INSERT INTO matches (match_uid, guild_id, number, season, channel_id, edition, scoring, target,
-                     started_at, finished_at, rounds, round_winners, events, house_rules)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-ON CONFLICT (match_uid) DO NOTHING
-RETURNING match_id
+# A separate statement, so it runs after the lock and sees what the last match wrote.
+_RATINGS = """
+SELECT season, official_only, user_id, mu, sigma, ordinal FROM standings
+WHERE guild_id = $1 AND season IN ($2, 0) AND user_id = ANY($3::bigint[])
 """
 
 _STANDING_COLUMNS = (
@@ -88,7 +91,7 @@ _STANDING_COLUMNS = (
     "matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated"
 )
 
-# Seats, names and standings in one statement: one round trip instead of three.
+# Seats, names, standings and the finished table in one statement: one round trip, not four.
 _WRITE_MATCH = f"""
 WITH seats AS (
     INSERT INTO match_players (match_id, {RESULT_COLUMNS})
@@ -100,29 +103,35 @@ WITH seats AS (
     SELECT $11, * FROM unnest($3::bigint[], $4::text[])
     ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name
     WHERE player_names.name IS DISTINCT FROM excluded.name
+), counted AS (
+    INSERT INTO standings ({_STANDING_COLUMNS})
+    SELECT $11, season, official_only, user_id, 1, wins, points, rounds_won, best_round,
+           classic, sonic, mario, mu, sigma, ordinal, rated
+    FROM unnest($12::bigint[], $13::boolean[], $14::bigint[], $15::bigint[], $16::bigint[],
+                $17::bigint[], $18::bigint[], $19::bigint[], $20::bigint[], $21::bigint[],
+                $22::double precision[], $23::double precision[], $24::double precision[],
+                $25::bigint[])
+        AS u(season, official_only, user_id, wins, points, rounds_won, best_round, classic,
+             sonic, mario, mu, sigma, ordinal, rated)
+    ON CONFLICT (guild_id, user_id, season, official_only) DO UPDATE SET
+        matches = standings.matches + 1,
+        wins = standings.wins + excluded.wins,
+        points = standings.points + excluded.points,
+        rounds_won = standings.rounds_won + excluded.rounds_won,
+        best_round = GREATEST(standings.best_round, excluded.best_round),
+        matches_classic = standings.matches_classic + excluded.matches_classic,
+        matches_sonic = standings.matches_sonic + excluded.matches_sonic,
+        matches_mario = standings.matches_mario + excluded.matches_mario,
+        mu = excluded.mu,
+        sigma = excluded.sigma,
+        ordinal = excluded.ordinal,
+        rated = standings.rated + excluded.rated
+), dropped AS (
+    DELETE FROM live_tables
+    WHERE table_id = $26 AND ($27::bigint IS NULL OR version = $27)
+    RETURNING table_id
 )
-INSERT INTO standings ({_STANDING_COLUMNS})
-SELECT $11, season, official_only, user_id, 1, wins, points, rounds_won, best_round,
-       classic, sonic, mario, mu, sigma, ordinal, rated
-FROM unnest($12::bigint[], $13::boolean[], $14::bigint[], $15::bigint[], $16::bigint[],
-            $17::bigint[], $18::bigint[], $19::bigint[], $20::bigint[], $21::bigint[],
-            $22::double precision[], $23::double precision[], $24::double precision[],
-            $25::bigint[])
-    AS u(season, official_only, user_id, wins, points, rounds_won, best_round, classic, sonic,
-         mario, mu, sigma, ordinal, rated)
-ON CONFLICT (guild_id, user_id, season, official_only) DO UPDATE SET
-    matches = standings.matches + 1,
-    wins = standings.wins + excluded.wins,
-    points = standings.points + excluded.points,
-    rounds_won = standings.rounds_won + excluded.rounds_won,
-    best_round = GREATEST(standings.best_round, excluded.best_round),
-    matches_classic = standings.matches_classic + excluded.matches_classic,
-    matches_sonic = standings.matches_sonic + excluded.matches_sonic,
-    matches_mario = standings.matches_mario + excluded.matches_mario,
-    mu = excluded.mu,
-    sigma = excluded.sigma,
-    ordinal = excluded.ordinal,
-    rated = standings.rated + excluded.rated
+SELECT COUNT(*) FROM dropped
 """
 
 # At a server's first house-ruled match, its standings so far (all official) become the
@@ -207,30 +216,10 @@ async def record_match(
 ) -> bool:
     """Record the match in the open transaction; Rollback(False) for a replay."""
     guild = record.guild_id
-    house = 0 if record.official else 1
-    taken = await conn.fetchrow(_TAKE_NUMBER, guild, house)
-    assert taken is not None  # an upsert with RETURNING always returns its row
-    number, house_matches = taken
-    users = [p.user_id for p in record.players]
-    rows = await conn.fetch(_CONTEXT_AND_RATINGS, guild, users)
-    season, computers_rated, rate_house_rules = rows[0][0], rows[0][1], rows[0][2]
-    context = LeagueContext(
-        season=season,
-        computers_rated=computers_rated,
-        rate_house_rules=rate_house_rules,
-        split=house_matches > 0,
-    )
-    current: dict[StandingKey, Skill] = {
-        (row[3], row[4], row[5]): Skill(row[6], row[7], row[8])
-        for row in rows
-        if row[5] is not None
-    }
-    match_id = await conn.fetchval(
-        _INSERT_MATCH,
+    opened = await conn.fetchrow(
+        _OPEN_MATCH,
         record.match_uid,
         guild,
-        number,
-        season,
         record.channel_id,
         record.edition,
         record.scoring,
@@ -241,33 +230,37 @@ async def record_match(
         _json(round_winners(record)),
         _json(record.events),
         house_rules_json(record.house_rules),
+        0 if record.official else 1,
     )
+    assert opened is not None  # the upsert always returns its row
+    match_id, house_matches, season, computers_rated, rate_house_rules = opened
     if match_id is None:
         raise Rollback(False)  # already recorded: undo the number taken above
-    if house and house_matches == 1:
+    if not record.official and house_matches == 1:
         await conn.execute(_SPLIT_OFFICIAL, guild)
+    context = LeagueContext(
+        season=season,
+        computers_rated=computers_rated,
+        rate_house_rules=rate_house_rules,
+        split=house_matches > 0,
+    )
+    users = [p.user_id for p in record.players]
+    current: dict[StandingKey, Skill] = {
+        (row[0], row[1], row[2]): Skill(row[3], row[4], row[5])
+        for row in await conn.fetch(_RATINGS, guild, season, users)
+    }
     writes = plan_match(record, context, current)
     seats = list(zip(*writes.seats, strict=True))
     standings = list(zip(*writes.standings, strict=True)) or [()] * 15
-    await conn.execute(_WRITE_MATCH, match_id, *seats, guild, *standings[1:])
-    if table_id is not None:
-        await _drop_table(conn, table_id, table_version)
-    return True
-
-
-async def _drop_table(conn: Conn, table_id: str, version: int | None) -> None:
-    """The finished table goes with its match; at the version the recorder saw, if given."""
-    if version is None:
-        await conn.execute("DELETE FROM live_tables WHERE table_id = $1", table_id)
-        return
-    status = await conn.execute(
-        "DELETE FROM live_tables WHERE table_id = $1 AND version = $2", table_id, version
+    dropped = await conn.fetchval(
+        _WRITE_MATCH, match_id, *seats, guild, *standings[1:], table_id, table_version
     )
-    if changed(status) == 0:
+    if table_id is not None and table_version is not None and dropped == 0:
         stored = await conn.fetchval(
             "SELECT version FROM live_tables WHERE table_id = $1", table_id
         )
-        raise stale_table(table_id, stored, version)
+        raise stale_table(table_id, stored, table_version)  # rolls the whole match back
+    return True
 
 
 # ----- reading the league -----
@@ -289,11 +282,9 @@ async def leaderboard(
         "SELECT COUNT(*) FROM standings WHERE guild_id = $1 AND season = $2 "
         f"AND official_only = {_OFFICIAL_KEY}"
     )
+    where = f"s.guild_id = $1 AND s.season = $2 AND s.official_only = {_OFFICIAL_KEY}"
     rows = await conn.fetch(
-        f"SELECT {BOARD_COLUMNS}, ({count}) FROM standings s LEFT JOIN player_names n "
-        "ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
-        f"WHERE s.guild_id = $1 AND s.season = $2 AND s.official_only = {_OFFICIAL_KEY} "
-        f"ORDER BY {order} LIMIT $4 OFFSET $5",
+        page_query(order, where, "LIMIT $4 OFFSET $5", f", ({count})"),
         guild_id,
         scope,
         official_only,

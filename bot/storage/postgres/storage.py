@@ -11,7 +11,7 @@ from typing import Any, Literal, TypeVar, cast
 
 import asyncpg
 
-from ..base import Storage, check_seen, check_shards
+from ..base import Storage, Synchronous, check_seen, check_shards
 from ..errors import Rollback, StaleTableError, StorageError, StorageWriteError
 from ..ledger import validate_match
 from ..models import (
@@ -37,8 +37,15 @@ T = TypeVar("T")
 Work = Callable[[Conn], Awaitable[T]]
 Isolation = Literal["read_committed", "repeatable_read"]
 
-# What a dropped connection or an unreachable server raises, besides asyncpg's own errors.
-_DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
+# What a dropped connection or an unreachable server raises, besides the server's errors
+# (a connection the server closes mid-query can surface as the driver's InternalClientError).
+_DRIVER_ERRORS = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+    asyncio.TimeoutError,
+)
 
 
 class PostgresStorage(Storage):
@@ -57,13 +64,19 @@ class PostgresStorage(Storage):
         url: str,
         *,
         clock: Callable[[], float] = time.time,
+        synchronous: Synchronous = "NORMAL",
         pool_size: int = 10,
         upto: int | None = None,
     ) -> PostgresStorage:
         """Connect a pool and migrate the database; StorageError says why not."""
         where = schema.redact(url)
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=max(1, pool_size))
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=1,
+                max_size=max(1, pool_size),
+                server_settings=schema.session_settings(url, synchronous),
+            )
         except (*_DRIVER_ERRORS, ValueError) as error:
             raise StorageError(
                 f"Cannot connect to the database {where}: {schema.describe(error)}."

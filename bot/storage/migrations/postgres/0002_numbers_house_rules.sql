@@ -12,6 +12,9 @@ FROM (
 ) AS ranked
 WHERE ranked.match_id = matches.match_id;
 ALTER TABLE matches ALTER COLUMN number DROP DEFAULT;
+-- Rows loaded with explicit ids (an import) leave the id sequence behind; catch it up.
+SELECT setval(pg_get_serial_sequence('matches', 'match_id'), COALESCE(MAX(match_id), 0) + 1, false)
+FROM matches;
 -- History walks this index backwards; the detail of match #n is one lookup.
 DROP INDEX matches_by_guild_recent;
 CREATE UNIQUE INDEX matches_by_number ON matches (guild_id, number);
