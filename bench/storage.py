@@ -7,7 +7,8 @@ The build writes rows in bulk (executemany in one SQLite transaction, COPY into 
 the bench only needs a realistically shaped, indexed database fast. Every timed operation goes
 through Storage. --backend postgres creates a database of its own on the server of
 --postgres-url and drops it afterwards. --baseline runs CHECKOUT's own bench/storage.py (another
-worktree, an older commit) first, with the same options, and reports both side by side.
+worktree, an older commit) and this one alternately, --rounds times each with the same options,
+and reports both side by side: per operation the median of the runs' medians.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import asyncpg
 
 from bot.storage import MatchPlayer, MatchRecord, Storage, TableRecord
 from bot.storage.rating import skill
-from bot.storage.rows import LEADERBOARD_ORDER, page_query
+from bot.storage.rows import BOARD_COLUMNS, LEADERBOARD_ORDER
 
 EDITIONS = ("classic", "sonic", "mario")
 BIG_GUILD = 1
@@ -245,11 +246,12 @@ async def second_season(store: Storage, seed: int, calls: int, events: int) -> d
     return {"record_match_10_players": await timed(calls, lambda i: store.record_match(records[i]))}
 
 
-# The rating page as Storage asks for it (it must walk standings_by_rating).
-LEADERBOARD_PAGE = page_query(
-    LEADERBOARD_ORDER["rating"],
-    "s.guild_id = 1 AND s.season = 0 AND s.official_only = {official}",
-    "LIMIT 25 OFFSET 100",
+# The rating page (it must walk standings_by_rating).
+LEADERBOARD_PAGE = (
+    f"SELECT {BOARD_COLUMNS} FROM standings s "
+    "LEFT JOIN player_names n ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
+    "WHERE s.guild_id = 1 AND s.season = 0 AND s.official_only = {official} "
+    f"ORDER BY {LEADERBOARD_ORDER['rating']} LIMIT 25 OFFSET 100"
 )
 
 
@@ -315,15 +317,46 @@ async def run_postgres(args: argparse.Namespace, rows: dict[str, Any]) -> dict[s
     return report
 
 
-def baseline(args: argparse.Namespace) -> dict[str, Any]:
-    """The same bench from another checkout (its own code), as its JSON report."""
-    command = [sys.executable, str(Path(args.baseline) / "bench" / "storage.py")]
+def run_checkout(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """This bench as a checkout's own bench/storage.py runs it (its code), as its report."""
+    command = [sys.executable, str(checkout / "bench" / "storage.py")]
     command += ["--matches", str(args.matches), "--calls", str(args.calls)]
     command += ["--seed", str(args.seed), "--events", str(args.events)]
     if args.dir is not None:
         command += ["--dir", str(args.dir)]
-    done = subprocess.run(command, check=True, capture_output=True, text=True, cwd=args.baseline)
+    done = subprocess.run(command, check=True, capture_output=True, text=True, cwd=checkout)
     return dict(json.loads(done.stdout))
+
+
+def combine(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several runs' reports as one: per operation the median of the runs' medians and p95s."""
+    combined = dict(reports[0])
+    for section, value in reports[0].items():
+        if not (isinstance(value, dict) and all("median_ms" in v for v in value.values())):
+            continue
+        combined[section] = {
+            name: {
+                "median_ms": statistics.median(r[section][name]["median_ms"] for r in reports),
+                "p95_ms": statistics.median(r[section][name]["p95_ms"] for r in reports),
+                "run_medians_ms": [r[section][name]["median_ms"] for r in reports],
+            }
+            for name in value
+        }
+    return combined
+
+
+def side_by_side(args: argparse.Namespace) -> dict[str, Any]:
+    """The baseline checkout and this one, alternately (SQLite), so load drifts hit both."""
+    here = Path(__file__).resolve().parents[1]
+    runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "current": []}
+    for _ in range(args.rounds):
+        runs["baseline"].append(run_checkout(Path(args.baseline), args))
+        runs["current"].append(run_checkout(here, args))
+    return {
+        "baseline": {"checkout": str(args.baseline), **combine(runs["baseline"])},
+        "current": combine(runs["current"]),
+        "rounds": args.rounds,
+    }
 
 
 async def main() -> None:
@@ -340,22 +373,22 @@ async def main() -> None:
         help="a server to connect to (the bench creates and drops a database of its own)",
     )
     parser.add_argument(
-        "--baseline", type=Path, default=None, help="another checkout to run first (SQLite)"
+        "--baseline", type=Path, default=None, help="another checkout to compare (SQLite)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="with --baseline: alternate runs of each"
     )
     args = parser.parse_args()
-    report: dict[str, Any] = {}
     if args.baseline is not None:
-        report["baseline"] = {"checkout": str(args.baseline), **baseline(args)}
+        print(json.dumps(side_by_side(args), indent=2))
+        return
     rows = league_rows(args.matches, args.seed)
-    current: dict[str, Any] = {"matches": args.matches, "events_per_recorded_match": args.events}
+    report: dict[str, Any] = {"matches": args.matches, "events_per_recorded_match": args.events}
     if args.backend == "sqlite":
-        current |= await run_sqlite(args, rows)
+        report |= await run_sqlite(args, rows)
     else:
-        current |= await run_postgres(args, rows)
-    if args.baseline is None:
-        print(json.dumps(current, indent=2))
-    else:
-        print(json.dumps(report | {"current": current}, indent=2))
+        report |= await run_postgres(args, rows)
+    print(json.dumps(report, indent=2))
 
 
 if __name__ == "__main__":

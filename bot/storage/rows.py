@@ -50,6 +50,7 @@ DETAIL_COLUMNS = (
     "number, match_uid, guild_id, channel_id, season, edition, scoring, target, started_at, "
     "finished_at, rounds, round_winners, events, house_rules"
 )
+BOARD_COLUMNS = "s.user_id, COALESCE(n.name, ''), s.matches, s.wins, s.points, s.ordinal, s.rated"
 STATS_COLUMNS = (
     "s.matches, s.wins, s.points, s.rounds_won, s.best_round, s.mu, s.sigma, s.ordinal, "
     "COALESCE(n.name, ''), s.matches_classic, s.matches_sonic, s.matches_mario, s.rated"
@@ -88,20 +89,6 @@ def scope(season: int | None) -> int:
     if season < 1:
         raise ValueError("seasons are numbered from 1; use None for all time")
     return season
-
-
-def page_query(order: str, where: str, page: str, extra: str = "") -> str:
-    """A leaderboard page: the standings rows first (one index walk), then only their names.
-
-    Rows come out as board_row reads them, then any ``extra`` columns.
-    """
-    return (
-        "SELECT p.user_id, COALESCE(n.name, ''), p.matches, p.wins, p.points, p.ordinal, "
-        f"p.rated{extra} FROM (SELECT s.guild_id, s.user_id, s.matches, s.wins, s.points, "
-        f"s.ordinal, s.rated FROM standings s WHERE {where} ORDER BY {order} {page}) p "
-        "LEFT JOIN player_names n ON n.guild_id = p.guild_id AND n.user_id = p.user_id "
-        f"ORDER BY {order.replace('s.', 'p.')}"
-    )
 
 
 def check_page(sort: str, offset: int, limit: int) -> str:
@@ -177,7 +164,7 @@ def result_from(row: Row) -> PlayerResult:
 
 
 def board_row(rank: int, row: Row) -> LeaderboardRow:
-    """A leaderboard line from a page_query row."""
+    """A leaderboard line from BOARD_COLUMNS (and anything after them)."""
     user_id, name, matches, wins, points, ordinal, rated = row
     return LeaderboardRow(
         rank=rank,

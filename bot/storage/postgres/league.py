@@ -33,7 +33,6 @@ from ..rows import (
     board_row,
     detail_from,
     export_document,
-    page_query,
     result_from,
     season_from,
     stats_from,
@@ -154,6 +153,21 @@ _SEASON_COLUMNS = "season, name, started_at, ended_at"
 
 def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+def _page_query(order: str, where: str, page: str, extra: str = "") -> str:
+    """A leaderboard page as board_row reads it (then ``extra``): rows first, names after.
+
+    Picking the page's standings in a subquery means names are looked up for its rows only,
+    not for every row skipped to reach the offset.
+    """
+    return (
+        "SELECT p.user_id, COALESCE(n.name, ''), p.matches, p.wins, p.points, p.ordinal, "
+        f"p.rated{extra} FROM (SELECT s.guild_id, s.user_id, s.matches, s.wins, s.points, "
+        f"s.ordinal, s.rated FROM standings s WHERE {where} ORDER BY {order} {page}) p "
+        "LEFT JOIN player_names n ON n.guild_id = p.guild_id AND n.user_id = p.user_id "
+        f"ORDER BY {order.replace('s.', 'p.')}"
+    )
 
 
 # ----- seasons -----
@@ -284,7 +298,7 @@ async def leaderboard(
     )
     where = f"s.guild_id = $1 AND s.season = $2 AND s.official_only = {_OFFICIAL_KEY}"
     rows = await conn.fetch(
-        page_query(order, where, "LIMIT $4 OFFSET $5", f", ({count})"),
+        _page_query(order, where, "LIMIT $4 OFFSET $5", f", ({count})"),
         guild_id,
         scope,
         official_only,
