@@ -34,10 +34,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import asyncpg
 
 from bot.storage import MatchPlayer, MatchRecord, Storage, TableRecord
+from bot.storage.models import Edition
 from bot.storage.rating import skill
 from bot.storage.rows import BOARD_COLUMNS, LEADERBOARD_ORDER
 
-EDITIONS = ("classic", "sonic", "mario")
+EDITIONS: tuple[Edition, ...] = ("classic", "sonic", "mario")
 BIG_GUILD = 1
 BIG_GUILD_MEMBERS = 3000
 SMALL_GUILDS = 19

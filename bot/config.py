@@ -1,4 +1,4 @@
-"""Settings read once from the environment (``.env`` is loaded by ``bot.__main__`` only)."""
+"""Settings read once from the environment (``.env`` is loaded by ``bot.cli`` only)."""
 
 from __future__ import annotations
 

@@ -67,19 +67,19 @@ def validate_match(record: MatchRecord) -> None:
 
 def house_rules_json(rules: HouseRules) -> str:
     """House-rule options as stored: a JSON object with sorted keys ({} = official)."""
-    if not isinstance(rules, dict):
-        raise ValueError("house rules must be a dict of option name to value")
+    if not isinstance(rules, Mapping):
+        raise ValueError("house rules must map option names to values")
     for name, value in rules.items():
         if not isinstance(name, str) or not name:
             raise ValueError(f"a house-rule option needs a name, not {name!r}")
         if not isinstance(value, bool | int | str):
             raise ValueError(f"house rule {name!r} must be true/false, a number or a word")
-    return json.dumps(rules, sort_keys=True, separators=(",", ":"))
+    return json.dumps(dict(rules), sort_keys=True, separators=(",", ":"))
 
 
-def house_rules_from(text: str) -> HouseRules:
+def house_rules_from(text: str) -> dict[str, object]:
     """Stored house-rule options back as a dict."""
-    rules = json.loads(text)
+    rules: object = json.loads(text)
     if not isinstance(rules, dict):
         raise ValueError("stored house rules are not a JSON object")
     return rules

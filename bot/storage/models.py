@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -16,10 +17,9 @@ ALL_TIME = 0  # the season number under which all-time standings are kept
 FORMER_PLAYER_ID = 0
 FORMER_PLAYER_NAME = "Former player"
 
-# A house-rule option's value: JSON true/false, a whole number or a word (see docs/rules.md).
-HouseRuleValue = bool | int | str
-# Option name -> value for the options that differ from the printed rules; empty = official.
-HouseRules = dict[str, HouseRuleValue]
+# House-rule option name -> value (true/false, a whole number or a word) for the options that
+# differ from the printed rules; empty means the official rules. Storage returns plain dicts.
+HouseRules = Mapping[str, object]
 
 
 @dataclass(frozen=True, slots=True)

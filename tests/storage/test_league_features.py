@@ -145,9 +145,10 @@ async def test_the_official_filter_is_the_plain_board_until_house_rules_are_play
         plain = await storage.leaderboard(1, season)
         official = await storage.leaderboard(1, season, official_only=True)
         assert official.rows == plain.rows and official.total == plain.total
+        official_stats = await storage.player_stats(1, 3, season, official_only=True)
+        assert official_stats is not None and official_stats.official_only
         assert await storage.player_stats(1, 3, season) == replace(
-            await storage.player_stats(1, 3, season, official_only=True),  # type: ignore[arg-type]
-            official_only=False,
+            official_stats, official_only=False
         )
 
 

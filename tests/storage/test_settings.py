@@ -41,5 +41,5 @@ async def test_malformed_house_rules_are_refused_before_storage(
     storage: Storage, rules: dict[str, object]
 ) -> None:
     with pytest.raises(ValueError, match=r"house.rule"):
-        await storage.save_settings(GuildSettings(5, house_rules=rules))  # type: ignore[arg-type]
+        await storage.save_settings(GuildSettings(5, house_rules=rules))
     assert await storage.get_settings(5) == GuildSettings(5)
