@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .rating import display_rating
+from .rating import display_rating, provisional
 
 Edition = Literal["classic", "sonic", "mario"]
 ScoringName = Literal["standard", "lowest"]
@@ -97,8 +97,16 @@ class LeaderboardRow:
     points: int
     rating: float  # openskill ordinal (mu - 3 sigma): the sort key
     rated_matches: int = 0  # matches that changed this rating
-    display_rating: int = 1000  # the rating to show people (see bot/storage/rating.py)
-    provisional: bool = True  # too few rated matches for the rating to mean much yet
+
+    @property
+    def display_rating(self) -> int:
+        """The rating to show people: 1000 for a new player (see bot/storage/rating.py)."""
+        return display_rating(self.rating)
+
+    @property
+    def provisional(self) -> bool:
+        """True while too few rated matches make the rating mean much yet."""
+        return provisional(self.rated_matches)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,9 +142,17 @@ class PlayerStats:
     sigma: float
     favourite_edition: Edition | None
     rated_matches: int = 0
-    display_rating: int = 1000
-    provisional: bool = True
-    official_only: bool = False
+    official_only: bool = False  # counts and ratings from official-rules matches only
+
+    @property
+    def display_rating(self) -> int:
+        """The rating to show people: 1000 for a new player (see bot/storage/rating.py)."""
+        return display_rating(self.rating)
+
+    @property
+    def provisional(self) -> bool:
+        """True while too few rated matches make the rating mean much yet."""
+        return provisional(self.rated_matches)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from .models import (
     ScoringName,
     Season,
 )
-from .rating import display_rating, provisional
+from .rating import display_rating
 
 
 class Row(Protocol):
@@ -165,20 +165,9 @@ def result_from(row: Row) -> PlayerResult:
 
 def board_row(rank: int, row: Row) -> LeaderboardRow:
     """A leaderboard line from BOARD_COLUMNS (and anything after them)."""
-    user_id, name, matches, wins, points, ordinal, rated = row
-    return LeaderboardRow(
-        rank=rank,
-        user_id=user_id,
-        name=name,
-        matches=matches,
-        wins=wins,
-        win_rate=wins / matches if matches else 0.0,
-        points=points,
-        rating=ordinal,
-        rated_matches=rated,
-        display_rating=display_rating(ordinal),
-        provisional=provisional(rated),
-    )
+    user_id, name, matches, wins, points, ordinal, rated = row[:7]
+    win_rate = wins / matches if matches else 0.0
+    return LeaderboardRow(rank, user_id, name, matches, wins, win_rate, points, ordinal, rated)
 
 
 def stats_from(
@@ -204,8 +193,6 @@ def stats_from(
         sigma=sigma,
         favourite_edition=favourite((row[9], row[10], row[11])),
         rated_matches=rated,
-        display_rating=display_rating(ordinal),
-        provisional=provisional(rated),
         official_only=official_only,
     )
 

@@ -315,7 +315,7 @@ async def leaderboard(
         sort=sort,
         offset=offset,
         total=total,
-        rows=[board_row(offset + index + 1, tuple(row)[:7]) for index, row in enumerate(rows)],
+        rows=[board_row(offset + index + 1, row) for index, row in enumerate(rows)],
         official_only=official_only,
     )
 
