@@ -8,7 +8,8 @@ the bench only needs a realistically shaped, indexed database fast. Every timed 
 through Storage. --backend postgres creates a database of its own on the server of
 --postgres-url and drops it afterwards. --baseline runs CHECKOUT's own bench/storage.py (another
 worktree, an older commit) and this one alternately, --rounds times each with the same options,
-and reports both side by side: per operation the median of the runs' medians.
+and reports both side by side. With --rounds N, each operation's figures are the median of the
+N runs' medians and p95s (load from other programs drifts; alternating runs share it).
 """
 
 from __future__ import annotations
@@ -321,9 +322,11 @@ async def run_postgres(args: argparse.Namespace) -> dict[str, Any]:
     return report
 
 
-def run_checkout(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
+def run_checkout(
+    checkout: Path, args: argparse.Namespace, extra: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """This bench as a checkout's own bench/storage.py runs it (its code), as its report."""
-    command = [sys.executable, str(checkout / "bench" / "storage.py")]
+    command = [sys.executable, str(checkout / "bench" / "storage.py"), *extra]
     command += ["--matches", str(args.matches), "--calls", str(args.calls)]
     command += ["--seed", str(args.seed), "--events", str(args.events)]
     if args.dir is not None:
@@ -349,13 +352,17 @@ def combine(reports: list[dict[str, Any]]) -> dict[str, Any]:
     return combined
 
 
-def side_by_side(args: argparse.Namespace) -> dict[str, Any]:
-    """The baseline checkout and this one, alternately (SQLite), so load drifts hit both."""
+def in_rounds(args: argparse.Namespace) -> dict[str, Any]:
+    """Several runs (alternating with the baseline checkout, if any), combined per operation."""
     here = Path(__file__).resolve().parents[1]
+    extra = ("--backend", args.backend, "--postgres-url", args.postgres_url, "--rounds", "1")
     runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "current": []}
     for _ in range(args.rounds):
-        runs["baseline"].append(run_checkout(Path(args.baseline), args))
-        runs["current"].append(run_checkout(here, args))
+        if args.baseline is not None:  # an older checkout knows SQLite only
+            runs["baseline"].append(run_checkout(Path(args.baseline), args))
+        runs["current"].append(run_checkout(here, args, extra))
+    if args.baseline is None:
+        return {**combine(runs["current"]), "rounds": args.rounds}
     return {
         "baseline": {"checkout": str(args.baseline), **combine(runs["baseline"])},
         "current": combine(runs["current"]),
@@ -380,11 +387,11 @@ async def main() -> None:
         "--baseline", type=Path, default=None, help="another checkout to compare (SQLite)"
     )
     parser.add_argument(
-        "--rounds", type=int, default=3, help="with --baseline: alternate runs of each"
+        "--rounds", type=int, default=1, help="runs to combine (alternating with --baseline)"
     )
     args = parser.parse_args()
-    if args.baseline is not None:
-        print(json.dumps(side_by_side(args), indent=2))
+    if args.baseline is not None or args.rounds > 1:
+        print(json.dumps(in_rounds(args), indent=2))
         return
     report: dict[str, Any] = {"matches": args.matches, "events_per_recorded_match": args.events}
     if args.backend == "sqlite":
