@@ -37,6 +37,7 @@ import asyncpg
 
 from bot.storage import MatchPlayer, MatchRecord, Storage, TableRecord
 from bot.storage.models import Edition
+from bot.storage.postgres.league import page_query
 from bot.storage.rating import skill
 from bot.storage.rows import BOARD_COLUMNS, LEADERBOARD_ORDER
 
@@ -249,7 +250,7 @@ async def second_season(store: Storage, seed: int, calls: int, events: int) -> d
     return {"record_match_10_players": await timed(calls, lambda i: store.record_match(records[i]))}
 
 
-# The rating page (it must walk standings_by_rating).
+# SQLite's rating page (it must walk standings_by_rating).
 LEADERBOARD_PAGE = (
     f"SELECT {BOARD_COLUMNS} FROM standings s "
     "LEFT JOIN player_names n ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
@@ -312,7 +313,12 @@ async def run_postgres(args: argparse.Namespace) -> dict[str, Any]:
         conn = await asyncpg.connect(url)
         try:
             report["db_bytes"] = await conn.fetchval("SELECT pg_database_size(current_database())")
-            plan = await conn.fetch("EXPLAIN " + LEADERBOARD_PAGE.format(official="false"))
+            page = page_query(
+                LEADERBOARD_ORDER["rating"],
+                "s.guild_id = 1 AND s.season = 0 AND NOT s.official_only",
+                "LIMIT 25 OFFSET 100",
+            )
+            plan = await conn.fetch("EXPLAIN " + page)
             report["leaderboard_plan"] = [row[0] for row in plan]
         finally:
             await conn.close()

@@ -155,7 +155,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def _page_query(order: str, where: str, page: str, extra: str = "") -> str:
+def page_query(order: str, where: str, page: str, extra: str = "") -> str:
     """A leaderboard page as board_row reads it (then ``extra``): rows first, names after.
 
     Picking the page's standings in a subquery means names are looked up for its rows only,
@@ -298,7 +298,7 @@ async def leaderboard(
     )
     where = f"s.guild_id = $1 AND s.season = $2 AND s.official_only = {_OFFICIAL_KEY}"
     rows = await conn.fetch(
-        _page_query(order, where, "LIMIT $4 OFFSET $5", f", ({count})"),
+        page_query(order, where, "LIMIT $4 OFFSET $5", f", ({count})"),
         guild_id,
         scope,
         official_only,
