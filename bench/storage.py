@@ -64,6 +64,7 @@ COLUMNS = {
     ),
     "player_names": ("guild_id", "user_id", "name"),
     "league_guilds": ("guild_id", "last_number", "house_matches"),
+    "standings_counts": ("guild_id", "season", "official_only", "players"),
 }  # fmt: skip
 
 
@@ -125,12 +126,16 @@ def league_rows(matches: int, seed: int) -> dict[str, list[tuple[Any, ...]]]:
                 (guild, scope, False, user, count, wins, points, wins, rng.randint(0, 150),
                  classic, sonic, count - classic - sonic, *rating, count)
             )  # fmt: skip
+    counts: dict[tuple[int, int], int] = {}
+    for standing in standing_rows:
+        counts[standing[0], standing[1]] = counts.get((standing[0], standing[1]), 0) + 1
     return {
         "matches": match_rows,
         "match_players": seat_rows,
         "standings": standing_rows,
         "player_names": [(g, u, f"user{u}") for (g, u) in played],
         "league_guilds": [(g, last, 0) for g, last in numbers.items()],
+        "standings_counts": [(g, scope, False, n) for (g, scope), n in counts.items()],
     }
 
 

@@ -41,6 +41,9 @@ class MatchWrites:
     # edition..., mu, sigma, ordinal, rated): added to a player's row of that scope.
     standings: list[StandingRow]
     names: list[tuple[int, int, str]]  # (guild, user, latest name)
+    # (guild, season, official_only, players): players new to a scope's standings, added to
+    # its count (a leaderboard's total is then one lookup, not a count of its rows).
+    newcomers: list[tuple[int, int, bool, int]]
 
 
 def validate_match(record: MatchRecord) -> None:
@@ -121,7 +124,10 @@ def plan_match(
     context: LeagueContext,
     current: Mapping[StandingKey, rating.Skill],
 ) -> MatchWrites:
-    """The seat rows, standings changes and names of a match; current holds known ratings.
+    """The seat rows, standings changes and names of a match.
+
+    current holds the rating of every standings row the players already have in the match's
+    scopes (a row missing from it is a newcomer's).
 
     Ratings move in official-rules standings for official matches only. The ordinary standings
     follow the same ratings unless the server also rates house-ruled matches.
@@ -178,8 +184,14 @@ def plan_match(
                  best_round, classic, sonic, mario, mu, sigma, ordinal,
                  int(rated_in[season, official_only]))
             )  # fmt: skip
+    newcomers: list[tuple[int, int, bool, int]] = []
+    for season, official_only in counted:
+        joined = sum(1 for p in ranked if (season, official_only, p.user_id) not in current)
+        if joined:
+            newcomers.append((guild, season, official_only, joined))
     return MatchWrites(
         seats=seats,
         standings=standings,
         names=[(guild, p.user_id, p.name) for p in record.players],
+        newcomers=newcomers,
     )

@@ -24,6 +24,7 @@ TABLES = (
     "matches",
     "match_players",
     "standings",
+    "standings_counts",
     "live_tables",
 )
 _BATCH = 5000

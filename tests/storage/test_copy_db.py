@@ -26,6 +26,7 @@ TABLES = (
     "match_players",
     "standings",
     "league_guilds",
+    "standings_counts",
 )
 GUILDS = (1, 2, 4194304 * 7 + 3)
 

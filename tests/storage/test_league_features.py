@@ -239,3 +239,37 @@ async def test_a_finished_table_is_dropped_only_at_the_version_seen(storage: Sto
     assert await storage.record_match(record, "t1", table_version=7)
     assert await storage.load_tables() == []
     assert [m.number for m in await storage.recent_matches(1)] == [1]
+
+
+async def test_leaderboard_totals_follow_newcomers_seasons_house_rules_and_forget_me(
+    storage: Storage,
+) -> None:
+    async def totals() -> list[int]:
+        pages = [
+            await storage.leaderboard(1, season, official_only=official_only)
+            for season in (None, 1, 2)
+            for official_only in (False, True)
+        ]
+        for page in pages:  # the kept count agrees with the rows themselves
+            assert page.total == len(
+                (
+                    await storage.leaderboard(
+                        1, page.season, limit=100, official_only=page.official_only
+                    )
+                ).rows
+            )
+        return [page.total for page in pages]
+
+    await storage.record_match(make_match("m1", [(1, 100), (2, 0)]))
+    await storage.record_match(make_match("m2", [(1, 100), (3, 0)]))
+    assert await totals() == [3, 3, 3, 3, 0, 0]
+    await storage.record_match(house(make_match("h1", [(4, 100), (1, 0)])))
+    assert await totals() == [4, 3, 4, 3, 0, 0]
+    await storage.start_season(1)
+    await storage.record_match(make_match("m3", [(5, 100), (2, 0)]))
+    await storage.record_match(house(make_match("h2", [(6, 100), (5, 0)])))
+    assert await totals() == [6, 4, 4, 3, 3, 2]
+    await storage.forget_user(1, 5)
+    assert await totals() == [5, 3, 4, 3, 2, 1]
+    await storage.record_match(make_match("m4", [(5, 100), (7, 0)]))
+    assert await totals() == [7, 5, 4, 3, 4, 3]

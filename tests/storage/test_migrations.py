@@ -25,6 +25,7 @@ TABLES = {
     "match_players",
     "standings",
     "league_guilds",
+    "standings_counts",
 }
 
 
@@ -175,6 +176,9 @@ async def test_schema_1_data_is_carried_to_schema_2(target: str, raw: RawDatabas
             (1, 10, 1, False),
             (1, 11, 1, False),
         ]
+        assert await raw.fetch(
+            "SELECT guild_id, season, players FROM standings_counts ORDER BY 1, 2"
+        ) == [(1, 0, 2), (1, 1, 2)]
         assert [m.number for m in await store.recent_matches(1)] == [2, 1]
         assert await store.record_match(make_match("new", [(10, 100), (11, 0)]))
         assert [m.number for m in await store.recent_matches(1)] == [3, 2, 1]

@@ -90,7 +90,8 @@ _STANDING_COLUMNS = (
     "matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated"
 )
 
-# Seats, names, standings and the finished table in one statement: one round trip, not four.
+# Seats, names, standings, their counts and the finished table in one statement: one round
+# trip, not five.
 _WRITE_MATCH = f"""
 WITH seats AS (
     INSERT INTO match_players (match_id, {RESULT_COLUMNS})
@@ -125,6 +126,11 @@ WITH seats AS (
         sigma = excluded.sigma,
         ordinal = excluded.ordinal,
         rated = standings.rated + excluded.rated
+), tally AS (
+    INSERT INTO standings_counts (guild_id, season, official_only, players)
+    SELECT $11, * FROM unnest($28::bigint[], $29::boolean[], $30::bigint[])
+    ON CONFLICT (guild_id, season, official_only) DO UPDATE SET
+        players = standings_counts.players + excluded.players
 ), dropped AS (
     DELETE FROM live_tables
     WHERE table_id = $26 AND ($27::bigint IS NULL OR version = $27)
@@ -140,6 +146,20 @@ INSERT INTO standings ({_STANDING_COLUMNS})
 SELECT guild_id, season, TRUE, user_id, matches, wins, points, rounds_won, best_round,
        matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated
 FROM standings WHERE guild_id = $1 AND NOT official_only
+"""
+
+_SPLIT_COUNTS = """
+INSERT INTO standings_counts (guild_id, season, official_only, players)
+SELECT guild_id, season, TRUE, players FROM standings_counts
+WHERE guild_id = $1 AND NOT official_only
+"""
+
+# Before a member's standings go: one player fewer in each scope they had a row in.
+_UNCOUNT = """
+UPDATE standings_counts c SET players = c.players - 1
+FROM standings s
+WHERE c.guild_id = $1 AND s.guild_id = $1 AND s.user_id = $2
+    AND s.season = c.season AND s.official_only = c.official_only
 """
 
 # The standings rows to read: official-only rows exist once a house-ruled match did.
@@ -252,6 +272,7 @@ async def record_match(
         raise Rollback(False)  # already recorded: undo the number taken above
     if not record.official and house_matches == 1:
         await conn.execute(_SPLIT_OFFICIAL, guild)
+        await conn.execute(_SPLIT_COUNTS, guild)
     context = LeagueContext(
         season=season,
         computers_rated=computers_rated,
@@ -266,8 +287,16 @@ async def record_match(
     writes = plan_match(record, context, current)
     seats = list(zip(*writes.seats, strict=True))
     standings = list(zip(*writes.standings, strict=True)) or [()] * 15
+    newcomers = list(zip(*writes.newcomers, strict=True)) or [()] * 4
     dropped = await conn.fetchval(
-        _WRITE_MATCH, match_id, *seats, guild, *standings[1:], table_id, table_version
+        _WRITE_MATCH,
+        match_id,
+        *seats,
+        guild,
+        *standings[1:],
+        table_id,
+        table_version,
+        *newcomers[1:],
     )
     if table_id is not None and table_version is not None and dropped == 0:
         stored = await conn.fetchval(
@@ -293,8 +322,8 @@ async def leaderboard(
 ) -> LeaderboardPage:
     """A page of standings and the number of ranked players, from one statement."""
     count = (
-        "SELECT COUNT(*) FROM standings WHERE guild_id = $1 AND season = $2 "
-        f"AND official_only = {_OFFICIAL_KEY}"
+        "SELECT COALESCE((SELECT players FROM standings_counts WHERE guild_id = $1 "
+        f"AND season = $2 AND official_only = {_OFFICIAL_KEY}), 0)"
     )
     where = f"s.guild_id = $1 AND s.season = $2 AND s.official_only = {_OFFICIAL_KEY}"
     rows = await conn.fetch(
@@ -430,6 +459,7 @@ async def export_guild(conn: Conn, guild_id: int, now: float) -> dict[str, Any]:
 async def forget_user(conn: Conn, guild_id: int, user_id: int) -> int:
     """Anonymise a member's seats and delete their standings and name (in a transaction)."""
     await conn.execute(_LOCK_GUILD, guild_id)
+    await conn.execute(_UNCOUNT, guild_id, user_id)
     total = changed(
         await conn.execute(
             "UPDATE match_players SET user_id = $1, name = $2 WHERE user_id = $3 AND match_id IN "

@@ -106,6 +106,24 @@ SELECT guild_id, season, 1, user_id, matches, wins, points, rounds_won, best_rou
 FROM standings WHERE guild_id = ? AND official_only = 0
 """
 
+_COUNT_NEWCOMERS = """
+INSERT INTO standings_counts (guild_id, season, official_only, players) VALUES (?, ?, ?, ?)
+ON CONFLICT (guild_id, season, official_only) DO UPDATE SET players = players + excluded.players
+"""
+
+_SPLIT_COUNTS = """
+INSERT INTO standings_counts (guild_id, season, official_only, players)
+SELECT guild_id, season, 1, players FROM standings_counts WHERE guild_id = ? AND official_only = 0
+"""
+
+# Before a member's standings go: one player fewer in each scope they had a row in.
+_UNCOUNT = """
+UPDATE standings_counts SET players = players - 1
+WHERE guild_id = ?1 AND EXISTS (
+    SELECT 1 FROM standings s WHERE s.guild_id = ?1 AND s.user_id = ?2
+    AND s.season = standings_counts.season AND s.official_only = standings_counts.official_only)
+"""
+
 _SEASON_COLUMNS = "season, name, started_at, ended_at"
 
 
@@ -200,6 +218,7 @@ def record_match(
     match_id = cursor.lastrowid
     if house and house_matches == 1:
         conn.execute(_SPLIT_OFFICIAL, (guild,))
+        conn.execute(_SPLIT_COUNTS, (guild,))
 
     # Current ratings of the players in every scope; newcomers start fresh.
     users = [p.user_id for p in record.players]
@@ -216,6 +235,8 @@ def record_match(
     conn.executemany(_INSERT_SEAT, [(match_id, *seat) for seat in writes.seats])
     conn.executemany(_UPSERT_NAME, writes.names)
     conn.executemany(_UPSERT_STANDING, writes.standings)
+    if writes.newcomers:
+        conn.executemany(_COUNT_NEWCOMERS, writes.newcomers)
     if table_id is not None:
         _drop_table(conn, table_id, table_version)
     return True
@@ -271,16 +292,17 @@ def leaderboard(
         f"ORDER BY {order} LIMIT ? OFFSET ?",
         (guild_id, scope, key, limit, offset),
     ).fetchall()
-    total = conn.execute(
-        "SELECT COUNT(*) FROM standings WHERE guild_id = ? AND season = ? AND official_only = ?",
+    counted = conn.execute(
+        "SELECT players FROM standings_counts "
+        "WHERE guild_id = ? AND season = ? AND official_only = ?",
         (guild_id, scope, key),
-    ).fetchone()[0]
+    ).fetchone()
     return LeaderboardPage(
         guild_id=guild_id,
         season=season,
         sort=sort,
         offset=offset,
-        total=total,
+        total=counted[0] if counted else 0,
         rows=[board_row(offset + index + 1, row) for index, row in enumerate(rows)],
         official_only=official_only,
     )
@@ -391,6 +413,7 @@ def forget_user(conn: sqlite3.Connection, guild_id: int, user_id: int) -> int:
         "(SELECT match_id FROM matches WHERE guild_id = ?)",
         (FORMER_PLAYER_ID, FORMER_PLAYER_NAME, user_id, guild_id),
     ).rowcount
+    conn.execute(_UNCOUNT, (guild_id, user_id))
     for table in ("standings", "player_names"):
         changed += conn.execute(
             f"DELETE FROM {table} WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)

@@ -1,5 +1,6 @@
 -- Schema 2: each server numbers its own matches; matches and server settings carry house
--- rules; standings gain official-rules-only rows and a count of rated matches.
+-- rules; standings gain official-rules-only rows, a count of rated matches and counts of
+-- players per scope.
 
 -- The server's own match number (1, 2, 3...); match_id stays the internal key.
 ALTER TABLE matches ADD COLUMN number BIGINT NOT NULL DEFAULT 0;
@@ -71,3 +72,15 @@ CREATE INDEX standings_by_rating
     ON standings (guild_id, season, official_only, ordinal DESC, user_id);
 CREATE INDEX standings_by_wins ON standings (guild_id, season, official_only, wins DESC);
 CREATE INDEX standings_by_points ON standings (guild_id, season, official_only, points DESC);
+
+-- How many players each standings scope holds: a leaderboard's total is one lookup.
+CREATE TABLE standings_counts (
+    guild_id      BIGINT NOT NULL,
+    season        BIGINT NOT NULL,
+    official_only BOOLEAN NOT NULL,
+    players       BIGINT NOT NULL,
+    PRIMARY KEY (guild_id, season, official_only)
+);
+INSERT INTO standings_counts (guild_id, season, official_only, players)
+SELECT guild_id, season, official_only, COUNT(*) FROM standings
+GROUP BY guild_id, season, official_only;
