@@ -70,6 +70,8 @@ def validate_match(record: MatchRecord) -> None:
 
 def house_rules_json(rules: HouseRules) -> str:
     """House-rule options as stored: a JSON object with sorted keys ({} = official)."""
+    if isinstance(rules, dict) and not rules:
+        return "{}"
     if not isinstance(rules, Mapping):
         raise ValueError("house rules must map option names to values")
     for name, value in rules.items():
@@ -123,11 +125,13 @@ def plan_match(
     record: MatchRecord,
     context: LeagueContext,
     current: Mapping[StandingKey, rating.Skill],
+    went_out: list[int | None] | None = None,
 ) -> MatchWrites:
     """The seat rows, standings changes and names of a match.
 
     current holds the rating of every standings row the players already have in the match's
-    scopes (a row missing from it is a newcomer's).
+    scopes (a row missing from it is a newcomer's); went_out is round_winners(record), if the
+    caller has it already.
 
     Ratings move in official-rules standings for official matches only. The ordinary standings
     follow the same ratings unless the server also rates house-ruled matches.
@@ -155,7 +159,8 @@ def plan_match(
             after[season, official_only, player.user_id] = value
 
     winners = set(record.winners)
-    went_out = round_winners(record)
+    if went_out is None:
+        went_out = round_winners(record)
     standard = record.scoring == "standard"
     classic, sonic, mario = (int(edition == record.edition) for edition in EDITIONS)
     ranked_ids = {p.user_id for p in ranked}

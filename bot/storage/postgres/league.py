@@ -250,6 +250,7 @@ async def record_match(
 ) -> bool:
     """Record the match in the open transaction; Rollback(False) for a replay."""
     guild = record.guild_id
+    went_out = round_winners(record)
     opened = await conn.fetchrow(
         _OPEN_MATCH,
         record.match_uid,
@@ -261,7 +262,7 @@ async def record_match(
         record.started_at,
         record.finished_at,
         _json(record.rounds),
-        _json(round_winners(record)),
+        _json(went_out),
         _json(record.events),
         house_rules_json(record.house_rules),
         0 if record.official else 1,
@@ -284,7 +285,7 @@ async def record_match(
         (row[0], row[1], row[2]): Skill(row[3], row[4], row[5])
         for row in await conn.fetch(_RATINGS, guild, season, users)
     }
-    writes = plan_match(record, context, current)
+    writes = plan_match(record, context, current, went_out)
     seats = list(zip(*writes.seats, strict=True))
     standings = list(zip(*writes.standings, strict=True)) or [()] * 15
     newcomers = list(zip(*writes.newcomers, strict=True)) or [()] * 4

@@ -185,6 +185,7 @@ def record_match(
 ) -> bool:
     """Record the match in the open write transaction; Rollback(False) for a replay."""
     guild = record.guild_id
+    went_out = round_winners(record)
     house = 0 if record.official else 1
     [(number, house_matches)] = conn.execute(_TAKE_NUMBER, (guild, house)).fetchall()
     season, computers_rated, rate_house_rules = conn.execute(_CONTEXT, (guild,)).fetchone()
@@ -208,7 +209,7 @@ def record_match(
             record.started_at,
             record.finished_at,
             _json(record.rounds),
-            _json(round_winners(record)),
+            _json(went_out),
             _json(record.events),
             house_rules_json(record.house_rules),
         ),
@@ -230,7 +231,7 @@ def record_match(
         (guild, context.season, ALL_TIME, *users),
     ):
         current[scope, bool(official_only), user_id] = Skill(mu, sigma, ordinal)
-    writes = plan_match(record, context, current)
+    writes = plan_match(record, context, current, went_out)
 
     conn.executemany(_INSERT_SEAT, [(match_id, *seat) for seat in writes.seats])
     conn.executemany(_UPSERT_NAME, writes.names)
