@@ -1,35 +1,71 @@
 """Storage benchmark: a 100,000-match league, then timed saves, records and leaderboard pages.
 
-Run: .venv/bin/python bench/storage.py [--matches N] [--dir PATH]; prints JSON (times in ms).
-The build writes rows with plain sqlite3 and executemany in one transaction (the bench is not
-the bot: it only needs a realistically shaped, indexed database fast); every timed operation
-goes through Storage.
+Run: .venv/bin/python bench/storage.py [--backend sqlite|postgres] [--matches N] [--dir PATH]
+     [--postgres-url URL] [--baseline CHECKOUT]; prints JSON (times in ms).
+
+The build writes rows in bulk (executemany in one SQLite transaction, COPY into PostgreSQL):
+the bench only needs a realistically shaped, indexed database fast. Every timed operation goes
+through Storage. --backend postgres creates a database of its own on the server of
+--postgres-url and drops it afterwards. --baseline runs CHECKOUT's own bench/storage.py (another
+worktree, an older commit) and this one alternately, --rounds times each with the same options,
+and reports both side by side. With --rounds N, each operation's figures are the median of the
+N runs' medians and p95s (load from other programs drifts; alternating runs share it).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
+import os
 import random
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.storage import MatchPlayer, MatchRecord, Storage, TableRecord
+import asyncpg
 
-EDITIONS = ("classic", "sonic", "mario")
+from bot.storage import MatchPlayer, MatchRecord, Storage, TableRecord
+from bot.storage.models import Edition
+from bot.storage.postgres.league import page_query
+from bot.storage.rating import skill
+from bot.storage.rows import BOARD_COLUMNS, LEADERBOARD_ORDER
+
+EDITIONS: tuple[Edition, ...] = ("classic", "sonic", "mario")
 BIG_GUILD = 1
 BIG_GUILD_MEMBERS = 3000
 SMALL_GUILDS = 19
 SMALL_GUILD_MEMBERS = 300
+
+COLUMNS = {
+    "matches": (
+        "match_id", "match_uid", "guild_id", "number", "season", "channel_id", "edition",
+        "scoring", "target", "started_at", "finished_at", "rounds", "round_winners", "events",
+        "house_rules",
+    ),
+    "match_players": (
+        "match_id", "seat", "user_id", "name", "points", "place", "computer", "winner",
+        "rating_before", "rating_after",
+    ),
+    "standings": (
+        "guild_id", "season", "official_only", "user_id", "matches", "wins", "points",
+        "rounds_won", "best_round", "matches_classic", "matches_sonic", "matches_mario", "mu",
+        "sigma", "ordinal", "rated",
+    ),
+    "player_names": ("guild_id", "user_id", "name"),
+    "league_guilds": ("guild_id", "last_number", "house_matches"),
+    "standings_counts": ("guild_id", "season", "official_only", "players"),
+}  # fmt: skip
 
 
 def events_json(rng: random.Random, count: int) -> list[dict[str, Any]]:
@@ -40,8 +76,8 @@ def events_json(rng: random.Random, count: int) -> list[dict[str, Any]]:
     ]
 
 
-def build(path: Path, matches: int, seed: int) -> None:
-    """Fill a migrated database with matches, seats, standings and names in one transaction."""
+def league_rows(matches: int, seed: int) -> dict[str, list[tuple[Any, ...]]]:
+    """Matches, seats, standings, names and counters of 20 servers, one of them big."""
     rng = random.Random(seed)
     guilds = [BIG_GUILD, *range(2, 2 + SMALL_GUILDS)]
     members = {
@@ -51,10 +87,12 @@ def build(path: Path, matches: int, seed: int) -> None:
     small_events = json.dumps(events_json(rng, 20), separators=(",", ":"))
     match_rows = []
     seat_rows = []
+    numbers: dict[int, int] = {}
     played: dict[tuple[int, int], list[int]] = {}
     for match_id in range(1, matches + 1):
         # Half of all matches are in one big server: the leaderboard worst case.
         guild = BIG_GUILD if match_id % 2 else rng.choice(guilds[1:])
+        numbers[guild] = numbers.get(guild, 0) + 1
         n = rng.choice((2, 2, 3, 3, 4, 4, 5, 6, 8, 10))
         seats = rng.sample(members[guild], n)
         rounds = [[0] * n for _ in range(rng.randint(1, 5))]
@@ -64,45 +102,70 @@ def build(path: Path, matches: int, seed: int) -> None:
         best = max(totals)
         finished = 1_600_000_000.0 + match_id * 60.0
         match_rows.append(
-            (match_id, f"bench-{match_id}", guild, 1, 10, rng.choice(EDITIONS), "standard",
-             500, finished - 900.0, finished, json.dumps(rounds), "[]", small_events)
+            (match_id, f"bench-{match_id}", guild, numbers[guild], 1, 10, rng.choice(EDITIONS),
+             "standard", 500, finished - 900.0, finished, json.dumps(rounds), "[]",
+             small_events, "{}")
         )  # fmt: skip
         for seat, user in enumerate(seats):
             won = totals[seat] == best
             place = 1 + sum(1 for t in totals if t > totals[seat])
             seat_rows.append(
-                (match_id, seat, user, f"user{user}", totals[seat], place, 0, int(won), 0.0, 0.0)
+                (match_id, seat, user, f"user{user}", totals[seat], place, False, won, 0.0, 0.0)
             )
-            played.setdefault((guild, user), [0, 0, 0]).__setitem__(
-                0, played[guild, user][0] + 1 if (guild, user) in played else 1
-            )
-            stats = played[guild, user]
+            stats = played.setdefault((guild, user), [0, 0, 0])
+            stats[0] += 1
             stats[1] += int(won)
             stats[2] += totals[seat]
     standing_rows = []
     for (guild, user), (count, wins, points) in played.items():
-        mu = rng.gauss(25, 4)
-        sigma = max(1.0, 8.33 - count * 0.1)
+        rating = skill(rng.gauss(25, 4), max(1.0, 8.33 - count * 0.1))
         for scope in (0, 1):
             classic = rng.randint(0, count)
             sonic = rng.randint(0, count - classic)
             standing_rows.append(
-                (guild, scope, user, count, wins, points, wins, rng.randint(0, 150), classic,
-                 sonic, count - classic - sonic, mu, sigma, mu - 3 * sigma)
+                (guild, scope, False, user, count, wins, points, wins, rng.randint(0, 150),
+                 classic, sonic, count - classic - sonic, *rating, count)
             )  # fmt: skip
+    counts: dict[tuple[int, int], int] = {}
+    for standing in standing_rows:
+        counts[standing[0], standing[1]] = counts.get((standing[0], standing[1]), 0) + 1
+    return {
+        "matches": match_rows,
+        "match_players": seat_rows,
+        "standings": standing_rows,
+        "player_names": [(g, u, f"user{u}") for (g, u) in played],
+        "league_guilds": [(g, last, 0) for g, last in numbers.items()],
+        "standings_counts": [(g, scope, False, n) for (g, scope), n in counts.items()],
+    }
+
+
+def build_sqlite(path: Path, rows: dict[str, list[tuple[Any, ...]]]) -> None:
+    """Fill a migrated SQLite file in one transaction."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA synchronous = OFF")  # the build is disposable
     conn.execute("BEGIN")
-    conn.executemany(f"INSERT INTO matches VALUES ({', '.join('?' * 13)})", match_rows)
-    conn.executemany(f"INSERT INTO match_players VALUES ({', '.join('?' * 10)})", seat_rows)
-    conn.executemany(f"INSERT INTO standings VALUES ({', '.join('?' * 14)})", standing_rows)
-    conn.executemany(
-        "INSERT INTO player_names VALUES (?, ?, ?)",
-        [(g, u, f"user{u}") for (g, u) in played],
-    )
+    for table, names in COLUMNS.items():
+        marks = ", ".join("?" * len(names))
+        conn.executemany(f"INSERT INTO {table} ({', '.join(names)}) VALUES ({marks})", rows[table])
     conn.execute("COMMIT")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
+
+
+async def build_postgres(url: str, rows: dict[str, list[tuple[Any, ...]]]) -> None:
+    """Fill a migrated PostgreSQL database with COPY, then catch up the id sequence."""
+    conn = await asyncpg.connect(url)
+    try:
+        async with conn.transaction():
+            for table, names in COLUMNS.items():
+                await conn.copy_records_to_table(table, records=rows[table], columns=names)
+            await conn.execute(
+                "SELECT setval(pg_get_serial_sequence('matches', 'match_id'), "
+                "MAX(match_id) + 1, false) FROM matches"
+            )
+        await conn.execute("VACUUM ANALYZE")
+    finally:
+        await conn.close()
 
 
 def ten_player_match(rng: random.Random, uid: str, events: int) -> MatchRecord:
@@ -149,100 +212,203 @@ async def timed(calls: int, make: Callable[[int], Awaitable[Any]]) -> dict[str, 
     }
 
 
-async def measure(
-    path: Path, synchronous: str, seed: int, calls: int, events: int
-) -> dict[str, Any]:
-    """Time the hot operations with one synchronous setting."""
+async def measure(store: Storage, label: str, seed: int, calls: int, events: int) -> dict[str, Any]:
+    """Time the hot operations on an open Storage."""
     rng = random.Random(seed)
     state = json.dumps({"blob": "x" * 20_000})  # a ~20 KB table state
     results: dict[str, Any] = {}
-    store = await Storage.open(path, synchronous=synchronous)  # type: ignore[arg-type]
-    try:
-        base = int(time.time() * 1000)
+    await store.save_table(TableRecord(f"bench-{label}", 1, 10, 1, state, time.time()), seen=0)
 
-        def save(i: int) -> Awaitable[None]:
-            return store.save_table(TableRecord("bench-t", 1, 10, base + i, state, time.time()))
+    def save(i: int) -> Awaitable[None]:
+        record = TableRecord(f"bench-{label}", 1, 10, i + 2, state, time.time())
+        return store.save_table(record, seen=i + 1)  # a click's save, from the version seen
 
-        results["save_table"] = await timed(calls, save)
-        for i in range(calls):
-            await store.save_table(TableRecord(f"{synchronous}-{i}", 1, 10, 1, "{}", 0.0))
-        records = [ten_player_match(rng, f"{synchronous}-{seed}-{i}", events) for i in range(calls)]
+    results["save_table"] = await timed(calls, save)
+    for i in range(calls):
+        await store.save_table(TableRecord(f"{label}-{i}", 1, 10, 1, "{}", 0.0), seen=0)
+    records = [ten_player_match(rng, f"{label}-{seed}-{i}", events) for i in range(calls)]
 
-        def record(i: int) -> Awaitable[bool]:
-            return store.record_match(records[i], table_id=f"{synchronous}-{i}")
+    def record(i: int) -> Awaitable[bool]:
+        return store.record_match(records[i], table_id=f"{label}-{i}", table_version=1)
 
-        results["record_match_10_players"] = await timed(calls, record)
-        for sort in ("rating", "wins", "points"):
+    results["record_match_10_players"] = await timed(calls, record)
+    for sort in ("rating", "wins", "points"):
 
-            def page(i: int, sort: Any = sort) -> Awaitable[Any]:
-                return store.leaderboard(BIG_GUILD, None, sort, offset=25 * (i % 10), limit=25)
+        def page(i: int, sort: Any = sort) -> Awaitable[Any]:
+            return store.leaderboard(BIG_GUILD, None, sort, offset=25 * (i % 10), limit=25)
 
-            results[f"leaderboard_page_{sort}"] = await timed(calls, page)
-        user = BIG_GUILD * 1_000_000 + 7
-        results["player_stats"] = await timed(calls, lambda i: store.player_stats(1, user))
-        results["recent_matches_10"] = await timed(calls, lambda i: store.recent_matches(1, 10))
-    finally:
-        await store.close()
+        results[f"leaderboard_page_{sort}"] = await timed(calls, page)
+    user = BIG_GUILD * 1_000_000 + 7
+    results["player_stats"] = await timed(calls, lambda i: store.player_stats(1, user))
+    results["recent_matches_10"] = await timed(calls, lambda i: store.recent_matches(1, 10))
     return results
 
 
-async def second_season(path: Path, seed: int, calls: int, events: int) -> dict[str, Any]:
+async def second_season(store: Storage, seed: int, calls: int, events: int) -> dict[str, Any]:
     """record_match once a second season runs: season and all-time ratings then differ."""
     rng = random.Random(seed)
-    store = await Storage.open(path)
+    await store.start_season(BIG_GUILD, "Bench season 2")
+    # Give the sampled players season-2 ratings that differ from their all-time ones.
+    for i in range(calls):
+        await store.record_match(ten_player_match(rng, f"warm-{seed}-{i}", events))
+    records = [ten_player_match(rng, f"s2-{seed}-{i}", events) for i in range(calls)]
+    return {"record_match_10_players": await timed(calls, lambda i: store.record_match(records[i]))}
+
+
+# SQLite's rating page (it must walk standings_by_rating).
+LEADERBOARD_PAGE = (
+    f"SELECT {BOARD_COLUMNS} FROM standings s "
+    "LEFT JOIN player_names n ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
+    "WHERE s.guild_id = 1 AND s.season = 0 AND s.official_only = {official} "
+    f"ORDER BY {LEADERBOARD_ORDER['rating']} LIMIT 25 OFFSET 100"
+)
+
+
+async def run_sqlite(args: argparse.Namespace) -> dict[str, Any]:
+    """Build a SQLite league and time it with synchronous NORMAL and FULL."""
+    report: dict[str, Any] = {"sqlite": sqlite3.sqlite_version}
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        path = Path(folder) / "bench.db"
+        await (await Storage.open(path)).close()
+        start = time.perf_counter()
+        build_sqlite(path, league_rows(args.matches, args.seed))
+        gc.collect()  # the build's millions of rows are gone before anything is timed
+        report["build_seconds"] = round(time.perf_counter() - start, 1)
+        for offset, mode in enumerate(("NORMAL", "FULL")):
+            async with await Storage.open(path, synchronous=mode) as store:  # type: ignore[arg-type]
+                report[f"synchronous_{mode}"] = await measure(
+                    store, mode, args.seed + offset, args.calls, args.events
+                )
+        async with await Storage.open(path) as store:
+            report["second_season_NORMAL"] = await second_season(
+                store, args.seed + 7, args.calls, args.events
+            )
+        report["db_bytes"] = path.stat().st_size
+        with sqlite3.connect(path) as conn:
+            plan = conn.execute("EXPLAIN QUERY PLAN " + LEADERBOARD_PAGE.format(official=0))
+            report["leaderboard_plan"] = [row[-1] for row in plan]
+    return report
+
+
+async def run_postgres(args: argparse.Namespace) -> dict[str, Any]:
+    """Build a PostgreSQL league in a database of its own, time it, drop the database.
+
+    NORMAL is synchronous_commit off, FULL on (see bot/storage/postgres/schema.py).
+    """
+    name = f"uno_bench_{os.getpid()}"
+    url = urlunsplit(urlsplit(args.postgres_url)._replace(path=f"/{name}"))
+    admin = await asyncpg.connect(args.postgres_url)
+    report: dict[str, Any] = {"postgres": str(admin.get_server_version().major)}
+    await admin.execute(f'CREATE DATABASE "{name}"')
     try:
-        await store.start_season(BIG_GUILD, "Bench season 2")
-        # Give the sampled players season-2 ratings that differ from their all-time ones.
-        for i in range(calls):
-            await store.record_match(ten_player_match(rng, f"warm-{seed}-{i}", events))
-        records = [ten_player_match(rng, f"s2-{seed}-{i}", events) for i in range(calls)]
-        return {
-            "record_match_10_players": await timed(calls, lambda i: store.record_match(records[i]))
-        }
+        await (await Storage.open(url)).close()
+        start = time.perf_counter()
+        await build_postgres(url, league_rows(args.matches, args.seed))
+        gc.collect()  # the build's millions of rows are gone before anything is timed
+        report["build_seconds"] = round(time.perf_counter() - start, 1)
+        for offset, mode in enumerate(("NORMAL", "FULL")):
+            async with await Storage.open(url, synchronous=mode) as store:  # type: ignore[arg-type]
+                report[f"synchronous_{mode}"] = await measure(
+                    store, mode, args.seed + offset, args.calls, args.events
+                )
+        async with await Storage.open(url) as store:
+            report["second_season_NORMAL"] = await second_season(
+                store, args.seed + 7, args.calls, args.events
+            )
+        conn = await asyncpg.connect(url)
+        try:
+            report["db_bytes"] = await conn.fetchval("SELECT pg_database_size(current_database())")
+            page = page_query(
+                LEADERBOARD_ORDER["rating"],
+                "s.guild_id = 1 AND s.season = 0 AND NOT s.official_only",
+                "LIMIT 25 OFFSET 100",
+            )
+            plan = await conn.fetch("EXPLAIN " + page)
+            report["leaderboard_plan"] = [row[0] for row in plan]
+        finally:
+            await conn.close()
     finally:
-        await store.close()
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+    return report
 
 
-def query_plan(path: Path) -> list[str]:
-    """How SQLite runs the rating leaderboard page (it must walk standings_by_rating)."""
-    with sqlite3.connect(path) as conn:
-        rows = conn.execute(
-            "EXPLAIN QUERY PLAN SELECT s.user_id, n.name FROM standings s "
-            "LEFT JOIN player_names n ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
-            "WHERE s.guild_id = 1 AND s.season = 0 ORDER BY s.ordinal DESC, s.user_id LIMIT 25"
-        ).fetchall()
-    return [row[-1] for row in rows]
+def run_checkout(
+    checkout: Path, args: argparse.Namespace, extra: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """This bench as a checkout's own bench/storage.py runs it (its code), as its report."""
+    command = [sys.executable, str(checkout / "bench" / "storage.py"), *extra]
+    command += ["--matches", str(args.matches), "--calls", str(args.calls)]
+    command += ["--seed", str(args.seed), "--events", str(args.events)]
+    if args.dir is not None:
+        command += ["--dir", str(args.dir)]
+    done = subprocess.run(command, check=True, capture_output=True, text=True, cwd=checkout)
+    return dict(json.loads(done.stdout))
+
+
+def combine(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several runs' reports as one: per operation the median of the runs' medians and p95s."""
+    combined = dict(reports[0])
+    for section, value in reports[0].items():
+        if not (isinstance(value, dict) and all("median_ms" in v for v in value.values())):
+            continue
+        combined[section] = {
+            name: {
+                "median_ms": statistics.median(r[section][name]["median_ms"] for r in reports),
+                "p95_ms": statistics.median(r[section][name]["p95_ms"] for r in reports),
+                "run_medians_ms": [r[section][name]["median_ms"] for r in reports],
+            }
+            for name in value
+        }
+    return combined
+
+
+def in_rounds(args: argparse.Namespace) -> dict[str, Any]:
+    """Several runs (alternating with the baseline checkout, if any), combined per operation."""
+    here = Path(__file__).resolve().parents[1]
+    extra = ("--backend", args.backend, "--postgres-url", args.postgres_url, "--rounds", "1")
+    runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "current": []}
+    for _ in range(args.rounds):
+        if args.baseline is not None:  # an older checkout knows SQLite only
+            runs["baseline"].append(run_checkout(Path(args.baseline), args))
+        runs["current"].append(run_checkout(here, args, extra))
+    if args.baseline is None:
+        return {**combine(runs["current"]), "rounds": args.rounds}
+    return {
+        "baseline": {"checkout": str(args.baseline), **combine(runs["baseline"])},
+        "current": combine(runs["current"]),
+        "rounds": args.rounds,
+    }
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--events", type=int, default=100, help="events per recorded match")
     parser.add_argument("--dir", type=Path, default=None, help="where the temporary db goes")
+    parser.add_argument(
+        "--postgres-url",
+        default="postgresql://postgres@127.0.0.1:5432/test",
+        help="a server to connect to (the bench creates and drops a database of its own)",
+    )
+    parser.add_argument(
+        "--baseline", type=Path, default=None, help="another checkout to compare (SQLite)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="runs to combine (alternating with --baseline)"
+    )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
-        path = Path(folder) / "bench.db"
-        await (await Storage.open(path)).close()
-        start = time.perf_counter()
-        build(path, args.matches, args.seed)
-        build_seconds = time.perf_counter() - start
-        report: dict[str, Any] = {
-            "matches": args.matches,
-            "build_seconds": round(build_seconds, 1),
-            "sqlite": sqlite3.sqlite_version,
-            "events_per_recorded_match": args.events,
-        }
-        for offset, mode in enumerate(("NORMAL", "FULL")):
-            report[f"synchronous_{mode}"] = await measure(
-                path, mode, args.seed + offset, args.calls, args.events
-            )
-        report["second_season_NORMAL"] = await second_season(
-            path, args.seed + 7, args.calls, args.events
-        )
-        report["db_bytes"] = path.stat().st_size
-        report["leaderboard_plan"] = query_plan(path)
+    if args.baseline is not None or args.rounds > 1:
+        print(json.dumps(in_rounds(args), indent=2))
+        return
+    report: dict[str, Any] = {"matches": args.matches, "events_per_recorded_match": args.events}
+    if args.backend == "sqlite":
+        report |= await run_sqlite(args)
+    else:
+        report |= await run_postgres(args)
     print(json.dumps(report, indent=2))
 
 

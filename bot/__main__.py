@@ -1,43 +1,10 @@
-"""`python -m bot`: read .env and the settings, set up logging, open storage and run the bot."""
+"""`python -m bot`: the command line in bot.cli (with no command, it runs the bot)."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
 
-from dotenv import load_dotenv
-
-from bot.config import ConfigError, Settings
-from bot.logs import setup_logging
-from bot.runner import StartError, serve
-from bot.storage import Storage, StorageError
-
-
-async def _run(settings: Settings) -> None:
-    storage = await Storage.open(settings.database_path)
-    try:
-        await serve(settings, storage)
-    finally:
-        await storage.close()
-
-
-def main() -> int:
-    load_dotenv()
-    try:
-        settings = Settings.from_env()
-    except ConfigError as exc:
-        print(f"uno-bot: {exc}", file=sys.stderr)
-        return 2
-    setup_logging(settings.log_level, secrets=[settings.token])
-    try:
-        asyncio.run(_run(settings))
-    except (StorageError, StartError) as exc:
-        print(f"uno-bot: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        pass
-    return 0
-
+from bot.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.storage import Storage
+from bot.storage import Storage, open_storage
 from bot.tables.manager import TableManager
 from bot.tables.scheduler import Scheduler
 
@@ -57,7 +57,7 @@ class UnoBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         if self.storage is None:
-            self.storage = await Storage.open(self.settings.database_path)
+            self.storage = await open_storage(self.settings)
         self.tables.storage = self.storage
         for extension in EXTENSIONS:
             await self.load_extension(extension)

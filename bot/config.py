@@ -1,4 +1,4 @@
-"""Settings read once from the environment (``.env`` is loaded by ``bot.__main__`` only)."""
+"""Settings read once from the environment (``.env`` is loaded by ``bot.cli`` only)."""
 
 from __future__ import annotations
 
@@ -40,19 +40,27 @@ class Settings:
     """Everything the bot needs to run."""
 
     token: Secret = field(repr=False)
-    database_path: Path = Path("data/uno.db")
+    database_path: Path = Path("data/uno.db")  # the SQLite file, used unless database_url is set
     dev_guild_ids: tuple[int, ...] = ()  # sync commands to these guilds at once (development)
     shard_count: int | None = None
     shard_ids: tuple[int, ...] = ()
     log_level: str = "INFO"
     sync_commands: bool = True
+    # postgresql://user:password@host/db: use PostgreSQL instead of the SQLite file. It may
+    # hold a password, so it is a Secret (never shown in a repr or a log).
+    database_url: Secret | None = field(default=None, repr=False)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
-        """Build settings from ``env`` (the process environment by default)."""
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, *, require_token: bool = True
+    ) -> Settings:
+        """Build settings from ``env`` (the process environment by default).
+
+        require_token False serves commands that only touch the database (migrate, backup).
+        """
         source = os.environ if env is None else env
         token = source.get("DISCORD_TOKEN", "").strip()
-        if not token:
+        if not token and require_token:
             raise ConfigError(
                 "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot token"
             )
@@ -65,6 +73,12 @@ class Settings:
         level = source.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             raise ConfigError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        database_url = source.get("DATABASE_URL", "").strip()
+        if database_url and not database_url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError(
+                "DATABASE_URL must start with postgresql:// (leave it empty to use the SQLite "
+                "file at DATABASE_PATH)"
+            )
         return cls(
             token=Secret(token),
             database_path=Path(source.get("DATABASE_PATH", "data/uno.db").strip() or "data/uno.db"),
@@ -73,4 +87,5 @@ class Settings:
             shard_ids=shard_ids,
             log_level=level,
             sync_commands=source.get("SYNC_COMMANDS", "1").strip() not in {"0", "false", "no"},
+            database_url=Secret(database_url) if database_url else None,
         )

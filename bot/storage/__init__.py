@@ -1,12 +1,17 @@
-"""Persistence: live tables, guild settings and the per-server league, behind one Storage class."""
+"""Persistence: live tables, guild settings and the per-server league, behind one Storage.
 
-from .db import Storage
+``Storage.open(target)`` (or ``open_storage(settings)``) picks the backend: a SQLite file by
+default, PostgreSQL for a ``postgresql://`` URL. The rest of the bot never knows which.
+"""
+
+from .base import Storage, is_postgres_url, open_storage, shard_of
 from .errors import StaleTableError, StorageError, StorageWriteError
 from .models import (
     ALL_TIME,
     FORMER_PLAYER_ID,
     FORMER_PLAYER_NAME,
     GuildSettings,
+    HouseRules,
     LeaderboardPage,
     LeaderboardRow,
     MatchDetail,
@@ -25,6 +30,7 @@ __all__ = [
     "FORMER_PLAYER_ID",
     "FORMER_PLAYER_NAME",
     "GuildSettings",
+    "HouseRules",
     "LeaderboardPage",
     "LeaderboardRow",
     "MatchDetail",
@@ -40,4 +46,7 @@ __all__ = [
     "StorageError",
     "StorageWriteError",
     "TableRecord",
+    "is_postgres_url",
+    "open_storage",
+    "shard_of",
 ]

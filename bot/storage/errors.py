@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class StorageError(Exception):
     """The database could not be opened or read; the message is safe to show to people."""
@@ -12,4 +14,23 @@ class StorageWriteError(StorageError):
 
 
 class StaleTableError(StorageError):
-    """A table record was saved with a version not newer than the stored one."""
+    """A table write was refused: the database no longer holds the version the writer saw."""
+
+
+def stale_table(table_id: str, stored: int | None, version: int) -> StaleTableError:
+    """The error for a refused table write, saying what the database holds instead."""
+    if stored is None:
+        return StaleTableError(
+            f"Table {table_id} no longer exists; version {version} was not saved."
+        )
+    return StaleTableError(
+        f"Table {table_id} is already at version {stored}; version {version} was not saved."
+    )
+
+
+class Rollback(Exception):
+    """Not an error: raised inside a transaction's work to undo it and return ``value``."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__(value)
+        self.value = value

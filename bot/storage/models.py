@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from .rating import display_rating, provisional
 
 Edition = Literal["classic", "sonic", "mario"]
 ScoringName = Literal["standard", "lowest"]
@@ -13,6 +16,10 @@ EDITIONS: tuple[Edition, ...] = ("classic", "sonic", "mario")
 ALL_TIME = 0  # the season number under which all-time standings are kept
 FORMER_PLAYER_ID = 0
 FORMER_PLAYER_NAME = "Former player"
+
+# House-rule option name -> value (true/false, a whole number or a word) for the options that
+# differ from the printed rules; empty means the official rules. Storage returns plain dicts.
+HouseRules = Mapping[str, object]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +64,13 @@ class MatchRecord:
     winners: list[int]  # user ids
     # Per round, the seat that went out (None: nobody); derived from the points when omitted.
     round_winners: list[int | None] | None = None
+    # The house-rule options the match was played with; empty means the official rules.
+    house_rules: HouseRules = field(default_factory=dict)
+
+    @property
+    def official(self) -> bool:
+        """True when the match was played by the printed rules."""
+        return not self.house_rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +95,18 @@ class LeaderboardRow:
     wins: int
     win_rate: float
     points: int
-    rating: float  # openskill ordinal (mu - 3 sigma)
+    rating: float  # openskill ordinal (mu - 3 sigma): the sort key
+    rated_matches: int = 0  # matches that changed this rating
+
+    @property
+    def display_rating(self) -> int:
+        """The rating to show people: 1000 for a new player (see bot/storage/rating.py)."""
+        return display_rating(self.rating)
+
+    @property
+    def provisional(self) -> bool:
+        """True while too few rated matches make the rating mean much yet."""
+        return provisional(self.rated_matches)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +119,7 @@ class LeaderboardPage:
     offset: int
     total: int
     rows: list[LeaderboardRow]
+    official_only: bool = False  # counts and ratings from official-rules matches only
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +141,18 @@ class PlayerStats:
     mu: float
     sigma: float
     favourite_edition: Edition | None
+    rated_matches: int = 0
+    official_only: bool = False  # counts and ratings from official-rules matches only
+
+    @property
+    def display_rating(self) -> int:
+        """The rating to show people: 1000 for a new player (see bot/storage/rating.py)."""
+        return display_rating(self.rating)
+
+    @property
+    def provisional(self) -> bool:
+        """True while too few rated matches make the rating mean much yet."""
+        return provisional(self.rated_matches)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,15 +166,25 @@ class PlayerResult:
     place: int
     computer: bool
     winner: bool
-    rating_before: float | None
+    rating_before: float | None  # season ordinal; None when the seat was not rated
     rating_after: float | None
+
+    @property
+    def display_before(self) -> int | None:
+        """The rating before the match on the scale shown to people."""
+        return None if self.rating_before is None else display_rating(self.rating_before)
+
+    @property
+    def display_after(self) -> int | None:
+        """The rating after the match on the scale shown to people."""
+        return None if self.rating_after is None else display_rating(self.rating_after)
 
 
 @dataclass(frozen=True, slots=True)
 class MatchSummary:
     """A line of the match history."""
 
-    match_id: int
+    number: int  # the server's own match number: 1, 2, 3...
     season: int
     edition: Edition
     scoring: ScoringName
@@ -145,6 +193,12 @@ class MatchSummary:
     rounds: int
     players: int
     winners: list[PlayerResult]
+    house_rules: HouseRules = field(default_factory=dict)  # empty: official rules
+
+    @property
+    def match_id(self) -> int:
+        """The server's match number (what match_detail takes)."""
+        return self.number
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +215,7 @@ class RoundSummary:
 class MatchDetail:
     """Everything recorded about one match."""
 
-    match_id: int
+    number: int  # the server's own match number
     match_uid: str
     guild_id: int
     channel_id: int
@@ -174,6 +228,17 @@ class MatchDetail:
     players: list[PlayerResult]  # by seat
     rounds: list[RoundSummary]
     events: list[dict[str, Any]]
+    house_rules: HouseRules = field(default_factory=dict)  # empty: official rules
+
+    @property
+    def match_id(self) -> int:
+        """The server's match number."""
+        return self.number
+
+    @property
+    def official(self) -> bool:
+        """True when the match was played by the printed rules."""
+        return not self.house_rules
 
     @property
     def duration(self) -> float:
@@ -201,3 +266,5 @@ class GuildSettings:
     computers_allowed: bool = True
     computer_level: str = "normal"
     computers_rated: bool = False
+    rate_house_rules: bool = False  # False: only official-rules matches change ratings
+    house_rules: HouseRules = field(default_factory=dict)  # new tables' options; empty: official

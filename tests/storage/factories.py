@@ -1,8 +1,13 @@
-"""Builders for finished matches and a settable clock, shared by the storage tests."""
+"""Builders for finished matches, a settable clock and raw SQL access for the storage tests."""
 
 from __future__ import annotations
 
 import random
+import sqlite3
+from contextlib import closing
+from typing import Any
+
+import asyncpg
 
 from bot.storage import MatchPlayer, MatchRecord
 
@@ -79,3 +84,48 @@ def random_match(rng: random.Random, uid: str, guild_id: int, users: list[int]) 
         rounds=rounds,
         finished_at=1_700_000_000.0 + rng.random() * 1e6,
     )
+
+
+class RawDatabase:
+    """Plain SQL on a test database of either backend (``?`` marks become ``$n`` for PostgreSQL)."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.postgres = target.startswith("postgresql://")
+        self._conn: Any = None
+
+    async def _postgres(self) -> Any:
+        if self._conn is None:
+            self._conn = await asyncpg.connect(self.target)
+        return self._conn
+
+    async def fetch(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        """Every row of a query, as tuples."""
+        if self.postgres:
+            conn = await self._postgres()
+            return [tuple(row) for row in await conn.fetch(_dollars(sql), *args)]
+        with closing(sqlite3.connect(self.target)) as conn:
+            return conn.execute(sql, args).fetchall()
+
+    async def value(self, sql: str, *args: Any) -> Any:
+        """The first column of the first row."""
+        return (await self.fetch(sql, *args))[0][0]
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        """Run a statement (its own transaction)."""
+        if self.postgres:
+            conn = await self._postgres()
+            await conn.execute(_dollars(sql), *args)
+            return
+        with closing(sqlite3.connect(self.target, isolation_level=None)) as conn:
+            conn.execute(sql, args)
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+            self._conn = None
+
+
+def _dollars(sql: str) -> str:
+    parts = sql.split("?")
+    return "".join(part + (f"${n}" if n < len(parts) else "") for n, part in enumerate(parts, 1))

@@ -5,10 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import sqlite3
 from collections import Counter, defaultdict
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,12 +21,7 @@ from bot.storage import (
     TableRecord,
 )
 
-from .factories import make_match, random_match
-
-
-async def count(path: str, sql: str) -> int:
-    with sqlite3.connect(path) as conn:
-        return int(conn.execute(sql).fetchone()[0])
+from .factories import RawDatabase, make_match, random_match
 
 
 async def test_match_round_trip(storage: Storage) -> None:
@@ -230,30 +223,35 @@ async def test_concurrent_records_and_saves_end_consistent(storage: Storage) -> 
     assert {u: s["matches"] for u, s in all_time.items()} == dict(seats)
 
 
-async def test_a_failing_write_raises_and_leaves_everything_unchanged(tmp_path: Path) -> None:
-    path = tmp_path / "uno.db"
-    async with await Storage.open(path, clock=lambda: 0.0) as store:
-        await _failing_write(store, path)
-
-
-async def _failing_write(store: Storage, path: Path) -> None:
-    await store.save_table(TableRecord("t1", 1, 10, 1, "{}", 0.0))
-    await store.record_match(make_match("m1", [(1, 100), (2, 0)]))
-    before = await store.export_guild(1)
-    with sqlite3.connect(path) as conn:
-        # The disk "fills up" halfway through: after the match row, at the standings.
-        conn.execute(
-            "CREATE TRIGGER full BEFORE UPDATE ON standings "
+async def test_a_failing_write_raises_and_leaves_everything_unchanged(
+    storage: Storage, raw: RawDatabase
+) -> None:
+    await storage.save_table(TableRecord("t1", 1, 10, 1, "{}", 0.0))
+    await storage.record_match(make_match("m1", [(1, 100), (2, 0)]))
+    before = await storage.export_guild(1)
+    # The disk "fills up" halfway through: after the match row, at the standings.
+    if raw.postgres:
+        await raw.execute(
+            "CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$ BEGIN RAISE EXCEPTION 'could not extend file' USING ERRCODE = 'disk_full'; END $$"
+        )
+        await raw.execute(
+            "CREATE TRIGGER full_disk BEFORE UPDATE ON standings "
+            "FOR EACH ROW EXECUTE FUNCTION full_disk()"
+        )
+    else:
+        await raw.execute(
+            "CREATE TRIGGER full_disk BEFORE UPDATE ON standings "
             "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
         )
     with pytest.raises(StorageWriteError, match=r"the disk is full\. Nothing was changed"):
-        await store.record_match(make_match("m2", [(1, 100), (2, 0)]), table_id="t1")
-    assert await store.export_guild(1) == before
-    assert len(await store.load_tables()) == 1
-    with sqlite3.connect(path) as conn:
-        conn.execute("DROP TRIGGER full")
-    assert await store.record_match(make_match("m2", [(1, 100), (2, 0)]), table_id="t1")
-    assert await count(str(path), "SELECT COUNT(*) FROM matches") == 2
+        await storage.record_match(make_match("m2", [(1, 100), (2, 0)]), table_id="t1")
+    assert await storage.export_guild(1) == before
+    assert len(await storage.load_tables()) == 1
+    await raw.execute("DROP TRIGGER full_disk" + (" ON standings" if raw.postgres else ""))
+    assert await storage.record_match(make_match("m2", [(1, 100), (2, 0)]), table_id="t1")
+    assert await raw.value("SELECT COUNT(*) FROM matches") == 2
+    assert [m.number for m in await storage.recent_matches(1)] == [2, 1]  # no number was lost
 
 
 async def test_forget_user_anonymises_history_and_drops_standings(storage: Storage) -> None:

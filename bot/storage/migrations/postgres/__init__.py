@@ -1,0 +1,1 @@
+"""PostgreSQL migrations: run by bot.storage.postgres at open, tracked in schema_version."""

@@ -1,0 +1,98 @@
+"""PostgreSQL live tables: version-guarded writes and loading by shard."""
+
+from __future__ import annotations
+
+from ..errors import stale_table
+from ..models import TableRecord
+from .schema import Conn
+
+_COLUMNS = "table_id, guild_id, channel_id, version, state, updated_at"
+
+_INSERT = f"""
+INSERT INTO live_tables ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (table_id) DO NOTHING
+"""
+
+_UPDATE_SEEN = """
+UPDATE live_tables SET guild_id = $2, channel_id = $3, version = $4, state = $5, updated_at = $6
+WHERE table_id = $1 AND version = $7
+"""
+
+_UPSERT_NEWER = f"""
+INSERT INTO live_tables ({_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (table_id) DO UPDATE SET
+    guild_id = excluded.guild_id, channel_id = excluded.channel_id, version = excluded.version,
+    state = excluded.state, updated_at = excluded.updated_at
+WHERE excluded.version > live_tables.version
+"""
+
+
+def changed(status: str) -> int:
+    """Rows a command changed, from its status tag ("UPDATE 1", "INSERT 0 1")."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
+async def _stored_version(conn: Conn, table_id: str) -> int | None:
+    version = await conn.fetchval("SELECT version FROM live_tables WHERE table_id = $1", table_id)
+    return None if version is None else int(version)
+
+
+async def save_table(conn: Conn, record: TableRecord, seen: int | None) -> None:
+    """One statement, atomic on its own: insert (seen 0), update from seen, or upsert newer."""
+    r = record
+    params = (r.table_id, r.guild_id, r.channel_id, r.version, r.state, r.updated_at)
+    if seen is None:
+        status = await conn.execute(_UPSERT_NEWER, *params)
+    elif seen == 0:
+        status = await conn.execute(_INSERT, *params)
+    else:
+        status = await conn.execute(_UPDATE_SEEN, *params, seen)
+    if changed(status) == 0:
+        raise stale_table(r.table_id, await _stored_version(conn, r.table_id), r.version)
+
+
+async def touch_table(conn: Conn, record: TableRecord) -> bool:
+    """Rewrite the state at the same version; StaleTableError if the version moved or is gone."""
+    status = await conn.execute(
+        "UPDATE live_tables SET state = $1, updated_at = $2 WHERE table_id = $3 AND version = $4",
+        record.state,
+        record.updated_at,
+        record.table_id,
+        record.version,
+    )
+    if changed(status) == 0:
+        stored = await _stored_version(conn, record.table_id)
+        raise stale_table(record.table_id, stored, record.version)
+    return True
+
+
+async def load_tables(conn: Conn, shards: list[int] | None, count: int) -> list[TableRecord]:
+    """Every live table, or those whose guild is on one of these shards."""
+    if shards is None:
+        rows = await conn.fetch(
+            f"SELECT {_COLUMNS} FROM live_tables ORDER BY guild_id, channel_id, table_id"
+        )
+    else:
+        rows = await conn.fetch(
+            f"SELECT {_COLUMNS} FROM live_tables WHERE ((guild_id >> 22) % $1) = ANY($2::bigint[]) "
+            "ORDER BY guild_id, channel_id, table_id",
+            count,
+            shards,
+        )
+    return [TableRecord(*row) for row in rows]
+
+
+async def delete_table(conn: Conn, table_id: str, seen: int | None) -> bool:
+    """Delete a table (only at version seen, if given); False if there was none."""
+    if seen is None:
+        status = await conn.execute("DELETE FROM live_tables WHERE table_id = $1", table_id)
+        return changed(status) > 0
+    status = await conn.execute(
+        "DELETE FROM live_tables WHERE table_id = $1 AND version = $2", table_id, seen
+    )
+    if changed(status) > 0:
+        return True
+    stored = await _stored_version(conn, table_id)
+    if stored is None:
+        return False
+    raise stale_table(table_id, stored, seen)
