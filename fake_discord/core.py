@@ -22,6 +22,7 @@ from fake_discord.messages import FakeAttachment, FakeMessage
 from fake_discord.store import MessageStore
 from fake_discord.traffic import MessageEvent, Traffic
 from fake_discord.users import FakeUser
+from fake_discord.watch import CallRejected, Change, InteractionFailed, Watcher, Watchers
 
 T = TypeVar("T")
 
@@ -96,6 +97,7 @@ class FakeCore:
         self.traffic = Traffic(self.now)
         self.faults = Faults()
         self.store = MessageStore(self)
+        self.watchers = Watchers()
 
         self._changed = asyncio.Event()
         self.host = LOOPBACK_HOST
@@ -149,6 +151,21 @@ class FakeCore:
         self._changed.set()
         self._changed = asyncio.Event()
 
+    def watch(self, watcher: Watcher) -> Callable[[], None]:
+        """Call `watcher(change)` on every change of messages and channels, every rejected
+        call and every failed interaction (see `fake_discord.watch`); returns the function
+        that stops it."""
+        return self.watchers.add(watcher)
+
+    def _emit(self, change: Change) -> None:
+        self.watchers.emit(change)
+
+    def record_error(self, error: RecordedError) -> None:
+        """Keep a rejected call in `errors` and tell the watchers."""
+        self.errors.append(error)
+        self._emit(CallRejected(error))
+        self._notify()
+
     async def wait_for(
         self, predicate: Callable[[], T | None], timeout: float = 10.0, what: str = "condition"
     ) -> T:
@@ -179,4 +196,5 @@ class FakeCore:
         if itx.status == "pending":
             itx.status = "failed"
             itx.failure_reason = f"not acknowledged within {self.ack_timeout}s"
+            self._emit(InteractionFailed(itx))
             self._notify()

@@ -24,6 +24,7 @@ from fake_discord.interactions import FakeInteraction
 from fake_discord.messages import FakeAttachment, FakeMessage
 from fake_discord.users import FakeUser
 from fake_discord.validation import ATTACHMENT_SCHEME, raise_for_message
+from fake_discord.watch import MessageChanged
 
 if TYPE_CHECKING:
     from fake_discord.core import FakeCore
@@ -81,6 +82,7 @@ class MessageStore:
         if ephemeral_to is None:
             channel.last_message_id = msg.id
             channel.message_count += 1
+        fake._emit(MessageChanged(msg))
         fake._notify()
         return msg
 
@@ -266,10 +268,12 @@ class MessageStore:
         msg.components = components
         msg.attachments = attachments
         msg.flags = flags
+        self.fake._emit(MessageChanged(msg))
         self.fake._notify()
 
     async def delete(self, msg: FakeMessage, via: str) -> None:
         msg.deleted = True
+        self.fake._emit(MessageChanged(msg))
         self.record("delete", msg, via)
         await self.dispatch("MESSAGE_DELETE", msg)
         self.fake._notify()
