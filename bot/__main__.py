@@ -1,4 +1,7 @@
-"""`python -m bot`: read .env and the settings, set up logging, open storage and run the bot."""
+"""`python -m bot`: read .env and the settings, set up logging, open storage and run the bot.
+
+`python -m bot playground` (`uno-bot playground`) runs the local playground instead: no token,
+no network."""
 
 from __future__ import annotations
 
@@ -21,7 +24,12 @@ async def _run(settings: Settings) -> None:
         await storage.close()
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["playground"]:
+        from bot.playground import main as playground
+
+        return playground(args[1:])
     load_dotenv()
     try:
         settings = Settings.from_env()
