@@ -100,7 +100,7 @@ def leaf_paths(commands: Iterable[JSON]) -> list[tuple[str, JSON]]:
 def _find_node(commands: Iterable[JSON], text: str) -> tuple[str, JSON, str]:
     """The command path typed, its node and the text after it."""
     by_name = {c["name"]: c for c in commands if c.get("type", 1) == 1}
-    body = text.strip().lstrip("/")
+    body = text.lstrip().removeprefix("/")
     match = re.match(r"\s*(\S+)", body)
     if match is None:
         raise CommandError("Type a command after /, for example /uno new")
@@ -211,8 +211,9 @@ def convert(opt: JSON, raw: str, lookup: Lookup) -> Any:
 
 def parse(text: str, commands: Iterable[JSON], lookup: Lookup) -> Parsed:
     """The command and options of a typed line; CommandError says what is wrong."""
-    commands = list(commands)
-    path, node, rest = _find_node(commands, text)
+    if not text.strip().startswith("/"):
+        raise CommandError("Commands start with /, for example /uno new")
+    path, node, rest = _find_node(list(commands), text)
     values: dict[str, Any] = {}
     for opt, raw in _pairs(node, rest, path):
         if opt["name"] in values:
@@ -292,11 +293,15 @@ def _option_suggestions(options: list[JSON], typed: str, rest: str) -> list[Sugg
         Suggestion(
             f"{o['name']}:",
             ("required · " if o.get("required") else "")
-            + f"{TYPE_NAMES.get(o['type'], 'value')} · {o.get('description', '')}",
+            + f"{_kind(o)} · {o.get('description', '')}",
             f"{base}{o['name']}:",
         )
         for o in free[:MAX_SUGGESTIONS]
     ]
+
+
+def _kind(opt: JSON) -> str:
+    return "choice" if opt.get("choices") else TYPE_NAMES.get(opt["type"], "value")
 
 
 def _value_suggestions(opt: JSON, partial: str, prefix: str, lookup: Lookup) -> list[Suggestion]:

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import itertools
-import logging
+import re
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -30,10 +30,9 @@ from fake_discord.watch import (
     MessageChanged,
 )
 
-log = logging.getLogger(__name__)
-
 QUEUE_SIZE = 256  # events waiting for one page; past that it reloads instead
 KEPT_NOTICES = 50  # notices a page sees when it opens
+_TOKEN_IN_PATH = re.compile(r"(/(?:interactions|webhooks)/\d+/)[^/?]+")
 
 
 @dataclass(eq=False)
@@ -191,6 +190,5 @@ def _component_label(itx: FakeInteraction) -> str:
 
 
 def _short_path(path: str) -> str:
-    """The path without interaction tokens (long and meaningless to a reader)."""
-    parts = path.split("/")
-    return "/".join("…" if len(p) > 40 else p for p in parts)
+    """The path without interaction tokens (secret on Discord, and meaningless to a reader)."""
+    return _TOKEN_IN_PATH.sub(r"\1…", path)
