@@ -82,12 +82,9 @@ def main(argv: list[str]) -> int:
     except SystemExit as exc:  # --help, or a bad argument (argparse said why)
         return exc.code if isinstance(exc.code, int) else 2
     setup_logging("WARNING")
-    if not is_loopback(args.host):
-        print(
-            f"warning: listening on {args.host}: anyone who can reach this address can play "
-            "as the playground's people. Use it only on a network you trust.",
-            file=sys.stderr,
-        )
+    warning = exposure_warning(args.host)
+    if warning is not None:
+        print(warning, file=sys.stderr)
     try:
         asyncio.run(_serve(args))
     except PlaygroundError as exc:
@@ -96,6 +93,16 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def exposure_warning(host: str) -> str | None:
+    """What to say when the page is opened to more than this computer (None: it is not)."""
+    if is_loopback(host):
+        return None
+    return (
+        f"warning: listening on {host}: anyone who can reach this address can play as the "
+        "playground's people. Use it only on a network you trust."
+    )
 
 
 async def _serve(args: argparse.Namespace) -> None:

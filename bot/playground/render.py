@@ -164,8 +164,9 @@ class PageRenderer:
             return self._attachment(url, url.rsplit("/", 1)[-1], None)
         if kind == C_SEPARATOR:
             spacing = 2 if comp.get("spacing") == 2 else 1
-            tag = "hr" if comp.get("divider", True) else "div"
-            return f'<{tag} class="separator spacing-{spacing}">'
+            if comp.get("divider", True):
+                return f'<hr class="separator spacing-{spacing}">'
+            return f'<div class="separator spacing-{spacing}"></div>'
         if kind == C_BUTTON:
             return self._button(comp)
         if kind in SELECTS:
