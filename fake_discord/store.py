@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import io
 import mimetypes
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from fake_discord.channels import FakeChannel
@@ -207,14 +208,18 @@ class MessageStore:
         components = copy.deepcopy(body.get("components") or [])
         content = body.get("content") or ""
         embeds = body.get("embeds") or []
-        raise_for_message(
-            content=content,
-            embeds=embeds,
-            components=components,
-            flags=flags,
-            attachments={a.filename for a in attachments},
-            nonce=body.get("nonce"),
-        )
+        try:
+            raise_for_message(
+                content=content,
+                embeds=embeds,
+                components=components,
+                flags=flags,
+                attachments={a.filename for a in attachments},
+                nonce=body.get("nonce"),
+            )
+        except DiscordHTTPError:
+            self.forget_attachments(attachments)
+            raise
         self.resolve_media(components, attachments)
         assign_component_ids(components)
         return self.store(
@@ -250,19 +255,26 @@ class MessageStore:
         attachments = new_attachments if new_attachments is not None else msg.attachments
         # Validate the whole resulting message: e.g. dropping an attachment that a re-sent
         # component still references via attachment:// must fail.
-        raise_for_message(
-            content=content,
-            embeds=embeds,
-            components=components,
-            flags=flags,
-            attachments={a.filename for a in attachments},
-        )
+        try:
+            raise_for_message(
+                content=content,
+                embeds=embeds,
+                components=components,
+                flags=flags,
+                attachments={a.filename for a in attachments},
+            )
+        except DiscordHTTPError:
+            self.forget_attachments(a for a in attachments if a not in msg.attachments)
+            raise
         if "components" in body:
             self.resolve_media(components, attachments)
             assign_component_ids(components)
         if not msg.is_loading:
-            msg.history.append(msg.to_payload())
+            if self.fake.keep_history:
+                msg.history.append(msg.to_payload())
+            msg.edits += 1
             msg.edited_at = iso(self.fake.now())
+        self.forget_attachments(a for a in msg.attachments if a not in attachments)
         msg.content = content
         msg.embeds = embeds
         msg.components = components
@@ -271,8 +283,17 @@ class MessageStore:
         self.fake._emit(MessageChanged(msg))
         self.fake._notify()
 
+    def forget_attachments(self, attachments: Iterable[FakeAttachment]) -> None:
+        """Free the bytes of attachments no message shows any more, when the fake keeps no
+        history (a test may still read replaced ones otherwise)."""
+        if self.fake.keep_history:
+            return
+        for att in list(attachments):
+            self.fake.attachments.pop(att.id, None)
+
     async def delete(self, msg: FakeMessage, via: str) -> None:
         msg.deleted = True
+        self.forget_attachments(msg.attachments)
         self.fake._emit(MessageChanged(msg))
         self.record("delete", msg, via)
         await self.dispatch("MESSAGE_DELETE", msg)

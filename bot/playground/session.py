@@ -49,7 +49,9 @@ class Playground:
         self.host = host
         self.port = port
         self.bot_options = dict(bot_options or {})
-        self.fake = FakeDiscord(channel_rate_limit=CHANNEL_WRITES)
+        # Hours of play keep a bounded memory: no old versions, replaced pictures or
+        # expired interactions (what Discord itself would no longer serve).
+        self.fake = FakeDiscord(channel_rate_limit=CHANNEL_WRITES, keep_history=False)
         self.world: PlaygroundWorld | None = None
         self.bot: Any = None
         self._stack = contextlib.AsyncExitStack()
