@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.playground.live import QUEUE_SIZE, Page
 from bot.playground.web import build_app
 from bot.playground.world import PlaygroundWorld, build_world
 from fake_discord import BotRunner, FakeDiscord
@@ -338,3 +339,32 @@ async def test_opened_to_the_network_on_purpose(world: PlaygroundWorld) -> None:
     async with TestClient(TestServer(app)) as open_client:
         resp = await open_client.get("/api/state", headers={"Host": "192.0.2.7:8765"})
         assert resp.status == 200
+
+
+async def test_history_pages_back(client: TestClient[Any, Any], world: PlaygroundWorld) -> None:
+    alice, _, _, channel = ids(world)
+    sent = [
+        world.fake.store.store(world.channel, world.fake.bot_user, content=f"m{i}")
+        for i in range(55)
+    ]
+    resp = await client.get("/api/messages", params={"user": alice, "channel": channel})
+    page = await resp.json()
+    assert page["more"] and [m["id"] for m in page["messages"]] == [str(m.id) for m in sent[5:]]
+    params = {"user": alice, "channel": channel, "before": str(sent[5].id)}
+    older = await (await client.get("/api/messages", params=params)).json()
+    assert not older["more"] and [m["id"] for m in older["messages"]] == [
+        str(m.id) for m in sent[:5]
+    ]
+
+
+def test_a_page_that_falls_behind_reloads_instead_of_queueing_more() -> None:
+    page = Page(user_id=1)
+    for i in range(QUEUE_SIZE + 3):
+        page.push({"type": "message", "n": i})
+    # The page reloads its channel, then applies what came after.
+    queued = [page.queue.get_nowait() for _ in range(page.queue.qsize())]
+    assert queued == [
+        {"type": "resync"},
+        {"type": "message", "n": QUEUE_SIZE + 1},
+        {"type": "message", "n": QUEUE_SIZE + 2},
+    ]
