@@ -8,7 +8,7 @@ import copy
 import io
 import mimetypes
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fake_discord.channels import FakeChannel
 from fake_discord.clock import iso
@@ -208,18 +208,15 @@ class MessageStore:
         components = copy.deepcopy(body.get("components") or [])
         content = body.get("content") or ""
         embeds = body.get("embeds") or []
-        try:
-            raise_for_message(
-                content=content,
-                embeds=embeds,
-                components=components,
-                flags=flags,
-                attachments={a.filename for a in attachments},
-                nonce=body.get("nonce"),
-            )
-        except DiscordHTTPError:
-            self.forget_attachments(attachments)
-            raise
+        self._validate(
+            attachments,
+            content=content,
+            embeds=embeds,
+            components=components,
+            flags=flags,
+            attachments={a.filename for a in attachments},
+            nonce=body.get("nonce"),
+        )
         self.resolve_media(components, attachments)
         assign_component_ids(components)
         return self.store(
@@ -255,17 +252,14 @@ class MessageStore:
         attachments = new_attachments if new_attachments is not None else msg.attachments
         # Validate the whole resulting message: e.g. dropping an attachment that a re-sent
         # component still references via attachment:// must fail.
-        try:
-            raise_for_message(
-                content=content,
-                embeds=embeds,
-                components=components,
-                flags=flags,
-                attachments={a.filename for a in attachments},
-            )
-        except DiscordHTTPError:
-            self.forget_attachments(a for a in attachments if a not in msg.attachments)
-            raise
+        self._validate(
+            [a for a in attachments if a not in msg.attachments],
+            content=content,
+            embeds=embeds,
+            components=components,
+            flags=flags,
+            attachments={a.filename for a in attachments},
+        )
         if "components" in body:
             self.resolve_media(components, attachments)
             assign_component_ids(components)
@@ -282,6 +276,14 @@ class MessageStore:
         msg.flags = flags
         self.fake._emit(MessageChanged(msg))
         self.fake._notify()
+
+    def _validate(self, uploaded: list[FakeAttachment], **message: Any) -> None:
+        """Discord's limits on a message; a refused one frees the pictures it uploaded."""
+        try:
+            raise_for_message(**message)
+        except DiscordHTTPError:
+            self.forget_attachments(uploaded)
+            raise
 
     def forget_attachments(self, attachments: Iterable[FakeAttachment]) -> None:
         """Free the bytes of attachments no message shows any more, when the fake keeps no

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -19,6 +19,9 @@ from bot.playground.world import PlaygroundWorld, build_world
 from bot.storage import Storage
 from fake_discord import BotRunner, FakeDiscord, loopback_only, point_discord_py_at
 from fake_discord.server import is_loopback
+
+if TYPE_CHECKING:
+    from bot.client import UnoBot
 
 LOCALHOST = "127.0.0.1"
 # Discord's own limit on a channel's message writes, enforced by the fake.
@@ -53,7 +56,7 @@ class Playground:
         # expired interactions (what Discord itself would no longer serve).
         self.fake = FakeDiscord(channel_rate_limit=CHANNEL_WRITES, keep_history=False)
         self.world: PlaygroundWorld | None = None
-        self.bot: Any = None
+        self.bot: UnoBot | None = None
         self._stack = contextlib.AsyncExitStack()
 
     @property
