@@ -95,7 +95,14 @@ class PageRenderer:
         if not msg.is_v2:
             referenced = {m.get("url") for c in msg.walk() for m in media_of(c)}
             loose = [a for a in msg.attachments if a.url not in referenced]
-            parts += [self._attachment(a.url, a.filename, a.content_type) for a in loose]
+            parts += [
+                self._attachment(
+                    {"url": a.url, "width": a.width, "height": a.height},
+                    a.filename,
+                    a.content_type,
+                )
+                for a in loose
+            ]
         return "".join(parts)
 
     def _embed(self, embed: JSON) -> str:
@@ -119,7 +126,7 @@ class PageRenderer:
         for key in ("image", "thumbnail"):
             url = (embed.get(key) or {}).get("url")
             if url:
-                parts.append(self._media(url, None, f"embed-{key}"))
+                parts.append(self._media(embed[key], None, f"embed-{key}"))
         if embed.get("footer", {}).get("text"):
             parts.append(f'<div class="embed-footer">{esc(embed["footer"]["text"])}</div>')
         return f'<div class="embed"{_accent(embed.get("color"))}>{"".join(parts)}</div>'
@@ -149,7 +156,7 @@ class PageRenderer:
             items = comp.get("items", [])
             shown = "".join(
                 self._media(
-                    (item.get("media") or {}).get("url", ""),
+                    item.get("media") or {},
                     item.get("description"),
                     "spoiler-box" if item.get("spoiler") else "",
                 )
@@ -157,11 +164,10 @@ class PageRenderer:
             )
             return f'<div class="gallery gallery-{min(len(items), 4)}">{shown}</div>'
         if kind == C_THUMBNAIL:
-            media = comp.get("media") or {}
-            return self._media(media.get("url", ""), comp.get("description"), "thumbnail")
+            return self._media(comp.get("media") or {}, comp.get("description"), "thumbnail")
         if kind == C_FILE:
-            url = (comp.get("file") or {}).get("url", "")
-            return self._attachment(url, url.rsplit("/", 1)[-1], None)
+            file = comp.get("file") or {}
+            return self._attachment(file, str(file.get("url", "")).rsplit("/", 1)[-1], None)
         if kind == C_SEPARATOR:
             spacing = 2 if comp.get("spacing") == 2 else 1
             if comp.get("divider", True):
@@ -248,23 +254,29 @@ class PageRenderer:
             pairs += [(c.id, "#" + c.name) for c in world.channels()]
         return [(str(i), label, str(i) in defaults) for i, label in pairs]
 
-    def _media(self, url: str, description: str | None, extra: str) -> str:
-        """A picture the bot uploaded; anything else stays a link (the page loads nothing
-        from outside this machine)."""
+    def _media(self, media: JSON, description: str | None, extra: str) -> str:
+        """A picture the bot uploaded, at its size (the page does not jump as it loads);
+        anything else stays a link (the page loads nothing from outside this machine)."""
+        url = str(media.get("url", ""))
         local = self.local_url(url)
         alt = esc(description or "")
         if local is None:
             href = esc(url)
             return f'<a class="external-media {extra}" href="{href}" rel="noopener">{href}</a>'
+        width, height = media.get("width"), media.get("height")
+        size = ""
+        if isinstance(width, int) and isinstance(height, int) and width > 0 and height > 0:
+            size = f' width="{width}" height="{height}"'
         return (
             f'<a class="media {extra}" href="{esc(local)}" target="_blank">'
-            f'<img src="{esc(local)}" alt="{alt}" loading="lazy"></a>'
+            f'<img src="{esc(local)}" alt="{alt}"{size} loading="lazy"></a>'
         )
 
-    def _attachment(self, url: str, filename: str, content_type: str | None) -> str:
+    def _attachment(self, media: JSON, filename: str, content_type: str | None) -> str:
+        url = str(media.get("url", ""))
         local = self.local_url(url)
         if local is not None and (content_type or "").startswith("image/"):
-            return self._media(url, filename, "attachment")
+            return self._media(media, filename, "attachment")
         href = esc(local or url)
         return f'<a class="file" href="{href}" download>📄 {esc(filename)}</a>'
 

@@ -115,12 +115,23 @@ def test_media_is_local_or_a_link(renderer: PageRenderer, world: PlaygroundWorld
         {
             "type": 12,
             "items": [
-                {"media": {"url": f"{base}/attachments/7/table.png"}, "description": "the table"},
+                {
+                    "media": {
+                        "url": f"{base}/attachments/7/table.png",
+                        "width": 1000,
+                        "height": 640,
+                    },
+                    "description": "the table",
+                },
                 {"media": {"url": "https://cdn.example/x.png"}, "spoiler": True},
             ],
         }
     )
-    assert '<img src="/attachments/7/table.png" alt="the table" loading="lazy">' in gallery
+    # At its size: the page does not jump as pictures load.
+    assert (
+        '<img src="/attachments/7/table.png" alt="the table" width="1000" height="640" '
+        'loading="lazy">'
+    ) in gallery
     assert '<img src="https://' not in gallery
     assert 'class="external-media spoiler-box" href="https://cdn.example/x.png"' in gallery
     assert 'class="gallery gallery-2"' in gallery
