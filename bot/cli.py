@@ -34,6 +34,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.add_parser(
+        "playground",
+        help="try the bot in a browser against a local Discord stand-in (no token, no network)",
+        add_help=False,
+    )
+    commands.add_parser(
         "migrate",
         help="bring the database (DATABASE_URL, else DATABASE_PATH) to the latest schema",
         description="Apply the database migrations without starting the bot.",
@@ -57,7 +62,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, *, load_env: bool = True) -> int:
     """Parse the command line and run it; the process exit status."""
-    args = _parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["playground"]:
+        # The playground has its own options and needs no token, database or network.
+        from bot.playground import main as playground
+
+        return playground(words[1:])
+    args = _parser().parse_args(words)
     if load_env:
         load_dotenv()
     try:

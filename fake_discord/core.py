@@ -20,10 +20,12 @@ from fake_discord.guilds import FakeGuild
 from fake_discord.interactions import FakeInteraction
 from fake_discord.messages import FakeAttachment, FakeMessage
 from fake_discord.store import MessageStore
-from fake_discord.traffic import MessageEvent, Traffic
+from fake_discord.traffic import MessageEvent, Traffic, trim
 from fake_discord.users import FakeUser
+from fake_discord.watch import CallRejected, Change, InteractionFailed, Watcher, Watchers
 
 T = TypeVar("T")
+
 
 LOOPBACK_HOST = "127.0.0.1"
 
@@ -43,7 +45,12 @@ class FakeCore:
       edits is refused with 429 code 30046. Discord publishes no figure for "many edits";
       10 is this fake's stand-in, low enough that a bot relying on old messages fails fast;
     - `nonce_window`: how long an enforced nonce makes a repeated post return the first
-      message (Discord: "the past few minutes").
+      message (Discord: "the past few minutes");
+    - `keep_history`: keep everything a test may read back (every version of a message and
+      the attachments it dropped, every request, every interaction). False, for a fake that
+      runs for hours (the playground), keeps what Discord itself would still serve: no old
+      versions, no replaced attachments, the last `record_limit` requests, writes and
+      rejected calls, and no interaction (with its private messages) whose token expired.
     """
 
     def __init__(
@@ -59,6 +66,8 @@ class FakeCore:
         old_message_age: float = 3600.0,
         old_message_edit_limit: int = 10,
         nonce_window: float = 5 * 60,
+        keep_history: bool = True,
+        record_limit: int = 1000,
     ) -> None:
         self.token = token
         self.ack_timeout = ack_timeout
@@ -69,6 +78,7 @@ class FakeCore:
         self.old_message_age = old_message_age
         self.old_message_edit_limit = old_message_edit_limit
         self.nonce_window = nonce_window
+        self.record_limit = record_limit
 
         self._id_counter = itertools.count(1)
         self._last_snowflake = 0
@@ -96,6 +106,9 @@ class FakeCore:
         self.traffic = Traffic(self.now)
         self.faults = Faults()
         self.store = MessageStore(self)
+        self.watchers = Watchers()
+        self.keep_history = keep_history
+        self._next_prune = 0.0
 
         self._changed = asyncio.Event()
         self.host = LOOPBACK_HOST
@@ -149,6 +162,65 @@ class FakeCore:
         self._changed.set()
         self._changed = asyncio.Event()
 
+    def watch(self, watcher: Watcher) -> Callable[[], None]:
+        """Call `watcher(change)` on every change of messages and channels, every rejected
+        call and every failed interaction (see `fake_discord.watch`); returns the function
+        that stops it."""
+        return self.watchers.add(watcher)
+
+    def _emit(self, change: Change) -> None:
+        self.watchers.emit(change)
+
+    def record_error(self, error: RecordedError) -> None:
+        """Keep a rejected call in `errors` and tell the watchers."""
+        self.errors.append(error)
+        if not self.keep_history:
+            trim(self.errors, self.record_limit)
+            trim(self.rate_limited, self.record_limit)
+        self._emit(CallRejected(error))
+        self._notify()
+
+    # ----- a fake that runs for hours -----
+
+    @property
+    def keep_history(self) -> bool:
+        return self._keep_history
+
+    @keep_history.setter
+    def keep_history(self, keep: bool) -> None:
+        self._keep_history = keep
+        self.traffic.limit = None if keep else self.record_limit
+
+    def forget_expired(self) -> None:
+        """Without history: drop interactions whose token expired (nothing can answer or
+        edit through them any more) and their private messages, which Discord's client
+        forgets too. Runs at most once a minute of the fake's clock."""
+        now = self.now()
+        if self.keep_history or now < self._next_prune:
+            return
+        self._next_prune = now + 60.0
+        expired = [
+            itx
+            for itx in self.interactions.values()
+            if itx.status != "pending" and now - itx.created_at > self.token_ttl
+        ]
+        gone: set[int] = set()
+        for itx in expired:
+            del self.interactions[itx.id]
+            self._itx_by_token.pop(itx.token, None)
+            for msg in [itx.original, *itx.followups]:
+                if msg is not None and msg.ephemeral_to is not None:
+                    gone.add(msg.id)
+                    self.store.forget_attachments(msg.attachments)
+        if not gone:
+            return
+        channels = {self.messages[mid].channel_id for mid in gone if mid in self.messages}
+        for mid in gone:
+            self.messages.pop(mid, None)
+        for cid in channels:
+            kept = [m for m in self.channel_messages.get(cid, []) if m.id not in gone]
+            self.channel_messages[cid] = kept
+
     async def wait_for(
         self, predicate: Callable[[], T | None], timeout: float = 10.0, what: str = "condition"
     ) -> T:
@@ -179,4 +251,5 @@ class FakeCore:
         if itx.status == "pending":
             itx.status = "failed"
             itx.failure_reason = f"not acknowledged within {self.ack_timeout}s"
+            self._emit(InteractionFailed(itx))
             self._notify()

@@ -32,6 +32,7 @@ class InteractionDispatch(FakeCore):
         if channel.deleted:
             raise AssertionError(f"channel {channel.id} was deleted: nobody can use it")
         session = self.gateway.target_session()
+        self.forget_expired()
         guild = self.guild_of(channel)
         iid = self.snowflake()
         token = f"itx-token-{iid}"

@@ -56,6 +56,11 @@ class RecordedError:
         detail = f" {json.dumps(self.errors)}" if self.errors else ""
         return f"{self.method} {self.path} -> {self.status} {self.code} {self.message}{detail}"
 
+    @property
+    def details(self) -> list[str]:
+        """Each Invalid Form Body error as one line (`components.0.label: ... (CODE)`)."""
+        return error_lines(self.errors) if self.errors else []
+
 
 class FormErrors:
     """Collects Invalid Form Body errors in Discord's nested `{"a": {"0": {"_errors": []}}}`."""
@@ -80,11 +85,16 @@ class FormErrors:
 
     def messages(self) -> list[str]:
         """Every error as one line: `components.0.label: Must be 80 or fewer... (CODE)`."""
-        return [f"{path or '<body>'}: {msg} ({code})" for path, code, msg in _flatten(self.tree)]
+        return error_lines(self.tree)
 
     def raise_if_any(self) -> None:
         if self.tree:
             raise DiscordHTTPError(400, 50035, "Invalid Form Body", self.tree)
+
+
+def error_lines(tree: JSON) -> list[str]:
+    """An Invalid Form Body tree as lines: `components.0.label: Must be ... (CODE)`."""
+    return [f"{path or '<body>'}: {msg} ({code})" for path, code, msg in _flatten(tree)]
 
 
 def _flatten(node: JSON, prefix: str = "") -> Iterator[tuple[str, str, str]]:

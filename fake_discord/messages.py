@@ -90,8 +90,10 @@ class FakeMessage:
     created_at: str = field(default_factory=_now_iso)
     edited_at: str | None = None
     deleted: bool = False
-    # Snapshots (payloads) of previous versions, oldest first.
+    # Snapshots (payloads) of previous versions, oldest first (none when the fake keeps no
+    # history, see `FakeCore.keep_history`).
     history: list[JSON] = field(default_factory=list)
+    edits: int = 0
 
     # ----- convenience accessors for tests -----
 
@@ -109,7 +111,7 @@ class FakeMessage:
 
     @property
     def edit_count(self) -> int:
-        return len(self.history)
+        return self.edits
 
     @property
     def created_timestamp(self) -> float:

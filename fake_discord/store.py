@@ -7,7 +7,8 @@ from __future__ import annotations
 import copy
 import io
 import mimetypes
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from fake_discord.channels import FakeChannel
 from fake_discord.clock import iso
@@ -24,6 +25,7 @@ from fake_discord.interactions import FakeInteraction
 from fake_discord.messages import FakeAttachment, FakeMessage
 from fake_discord.users import FakeUser
 from fake_discord.validation import ATTACHMENT_SCHEME, raise_for_message
+from fake_discord.watch import MessageChanged
 
 if TYPE_CHECKING:
     from fake_discord.core import FakeCore
@@ -81,6 +83,7 @@ class MessageStore:
         if ephemeral_to is None:
             channel.last_message_id = msg.id
             channel.message_count += 1
+        fake._emit(MessageChanged(msg))
         fake._notify()
         return msg
 
@@ -205,7 +208,8 @@ class MessageStore:
         components = copy.deepcopy(body.get("components") or [])
         content = body.get("content") or ""
         embeds = body.get("embeds") or []
-        raise_for_message(
+        self._validate(
+            attachments,
             content=content,
             embeds=embeds,
             components=components,
@@ -248,7 +252,8 @@ class MessageStore:
         attachments = new_attachments if new_attachments is not None else msg.attachments
         # Validate the whole resulting message: e.g. dropping an attachment that a re-sent
         # component still references via attachment:// must fail.
-        raise_for_message(
+        self._validate(
+            [a for a in attachments if a not in msg.attachments],
             content=content,
             embeds=embeds,
             components=components,
@@ -259,17 +264,39 @@ class MessageStore:
             self.resolve_media(components, attachments)
             assign_component_ids(components)
         if not msg.is_loading:
-            msg.history.append(msg.to_payload())
+            if self.fake.keep_history:
+                msg.history.append(msg.to_payload())
+            msg.edits += 1
             msg.edited_at = iso(self.fake.now())
+        self.forget_attachments(a for a in msg.attachments if a not in attachments)
         msg.content = content
         msg.embeds = embeds
         msg.components = components
         msg.attachments = attachments
         msg.flags = flags
+        self.fake._emit(MessageChanged(msg))
         self.fake._notify()
+
+    def _validate(self, uploaded: list[FakeAttachment], **message: Any) -> None:
+        """Discord's limits on a message; a refused one frees the pictures it uploaded."""
+        try:
+            raise_for_message(**message)
+        except DiscordHTTPError:
+            self.forget_attachments(uploaded)
+            raise
+
+    def forget_attachments(self, attachments: Iterable[FakeAttachment]) -> None:
+        """Free the bytes of attachments no message shows any more, when the fake keeps no
+        history (a test may still read replaced ones otherwise)."""
+        if self.fake.keep_history:
+            return
+        for att in list(attachments):
+            self.fake.attachments.pop(att.id, None)
 
     async def delete(self, msg: FakeMessage, via: str) -> None:
         msg.deleted = True
+        self.forget_attachments(msg.attachments)
+        self.fake._emit(MessageChanged(msg))
         self.record("delete", msg, via)
         await self.dispatch("MESSAGE_DELETE", msg)
         self.fake._notify()

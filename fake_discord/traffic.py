@@ -7,10 +7,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 WRITE_KINDS = ("create", "edit", "delete")
 # Routes that answer interactions: Discord does not count them against the bot's limits.
 INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
+
+
+def trim(records: list[Any], limit: int | None) -> None:
+    """Keep about the last `limit` records (trimmed in halves, so appending stays cheap)."""
+    if limit is not None and len(records) > 2 * limit:
+        del records[: len(records) - limit]
 
 
 @dataclass
@@ -58,16 +65,19 @@ class Traffic:
     now: Callable[[], float]  # the fake's clock, read at each record
     log: list[RequestRecord] = field(default_factory=list)
     message_events: list[MessageEvent] = field(default_factory=list)
+    limit: int | None = None  # keep about this many of each (None: all)
 
     def record_request(
         self, method: str, path: str, route: str, channel_id: int | None
     ) -> RequestRecord:
         record = RequestRecord(self.now(), method, path, route, channel_id)
         self.log.append(record)
+        trim(self.log, self.limit)
         return record
 
     def record_write(self, kind: str, channel_id: int, message_id: int, via: str) -> None:
         self.message_events.append(MessageEvent(self.now(), kind, channel_id, message_id, via))
+        trim(self.message_events, self.limit)
 
     def recent_writes(self, channel_id: int, via: str, window: float) -> list[MessageEvent]:
         """Writes to the channel through `via` within the last `window` seconds."""

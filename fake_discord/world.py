@@ -25,6 +25,7 @@ from fake_discord.interactions import FakeInteraction
 from fake_discord.messages import FakeMessage
 from fake_discord.traffic import WRITE_KINDS
 from fake_discord.users import FakeUser
+from fake_discord.watch import ChannelChanged
 
 ChannelRef = FakeChannel | int
 
@@ -117,10 +118,23 @@ class WorldBuilding(WorldQueries):
         global_name: str | None = None,
         bot: bool = False,
         locale: str = DEFAULT_LOCALE,
+        user_id: int | None = None,
     ) -> FakeUser:
-        user = FakeUser(self.snowflake(), username, global_name, bot, check_locale(locale))
+        """A user; `user_id` gives a fixed id (one that stays across runs) instead of a new
+        snowflake."""
+        uid = self._fixed_id(user_id)
+        user = FakeUser(uid, username, global_name, bot, check_locale(locale))
         self.users[user.id] = user
         return user
+
+    def _fixed_id(self, wanted: int | None) -> int:
+        """A new snowflake, or `wanted` when one is asked for (it must be free)."""
+        if wanted is None:
+            return self.snowflake()
+        taken = wanted in self.users or wanted in self.guilds or wanted in self.channels
+        if taken or wanted <= 0:
+            raise ValueError(f"id {wanted} is taken or invalid")
+        return wanted
 
     async def create_guild(
         self,
@@ -131,13 +145,19 @@ class WorldBuilding(WorldQueries):
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
         channel_name: str = "general",
         preferred_locale: str = DEFAULT_LOCALE,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
     ) -> FakeGuild:
         """A guild with @everyone, a managed bot role, the bot member, the owner and a text
-        channel (`guild.default_channel`)."""
+        channel (`guild.default_channel`). `guild_id` and `channel_id` give fixed ids (which
+        stay across runs, e.g. for a database kept between them)."""
         if owner is None:
             owner = await self.create_user(f"{name.lower().replace(' ', '_')}_owner")
         guild = FakeGuild(
-            self.snowflake(), name, owner.id, preferred_locale=check_locale(preferred_locale)
+            self._fixed_id(guild_id),
+            name,
+            owner.id,
+            preferred_locale=check_locale(preferred_locale),
         )
         guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone", everyone_permissions, 0)
         bot_role = FakeRole(
@@ -156,7 +176,7 @@ class WorldBuilding(WorldQueries):
             self.bot_user, guild.id, [bot_role.id], joined_at=joined
         )
         self.guilds[guild.id] = guild
-        channel = self._new_channel(guild, channel_name, CH_TEXT, None)
+        channel = self._new_channel(guild, channel_name, CH_TEXT, None, self._fixed_id(channel_id))
         guild.default_channel_id = channel.id
         await self.gateway.broadcast("GUILD_CREATE", lambda s: self.gateway.guild_payload(guild))
         return guild
@@ -199,6 +219,7 @@ class WorldBuilding(WorldQueries):
             guild.channels.pop(ch.id, None)
         event = "THREAD_DELETE" if ch.is_thread else "CHANNEL_DELETE"
         await self.gateway.broadcast(event, lambda s: ch.to_payload())
+        self._emit(ChannelChanged(ch))
         self._notify()
         return ch
 
@@ -237,9 +258,12 @@ class WorldBuilding(WorldQueries):
         nick: str | None = None,
         roles: Sequence[FakeRole] = (),
         locale: str = DEFAULT_LOCALE,
+        user_id: int | None = None,
     ) -> FakeUser:
         """Shortcut: a new user who is a member of `guild`. Returns the user."""
-        user = await self.create_user(username, global_name=global_name, locale=locale)
+        user = await self.create_user(
+            username, global_name=global_name, locale=locale, user_id=user_id
+        )
         await self.add_member(guild, user, roles=roles, nick=nick)
         return user
 
@@ -268,6 +292,7 @@ class WorldBuilding(WorldQueries):
         guild.channels[channel.id] = channel
         self.channels[channel.id] = channel
         self.channel_messages[channel.id] = []
+        self._emit(ChannelChanged(channel))
         return channel
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
@@ -278,4 +303,5 @@ class WorldBuilding(WorldQueries):
         ch = FakeChannel(self.snowflake(), "", CH_DM, recipients=[user])
         self.channels[ch.id] = ch
         self.channel_messages[ch.id] = []
+        self._emit(ChannelChanged(ch))
         return ch

@@ -134,7 +134,8 @@ def _middleware(fake: FakeDiscord) -> Any:
                 if fault is not None and fault.status is not None:
                     response = _fault_response(fake, fault, record.path)
         except DiscordHTTPError as exc:
-            fake.errors.append(
+            log.warning("fake discord rejected %s %s: %s", request.method, path, exc.body())
+            fake.record_error(
                 RecordedError(
                     request.method,
                     request.path_qs,
@@ -145,8 +146,6 @@ def _middleware(fake: FakeDiscord) -> Any:
                     fake.now(),
                 )
             )
-            log.warning("fake discord rejected %s %s: %s", request.method, path, exc.body())
-            fake._notify()
             response = error_response(exc.status, exc.body())
         if record is not None:
             record.status = response.status

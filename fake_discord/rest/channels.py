@@ -27,6 +27,7 @@ from fake_discord.constants import (
 from fake_discord.errors import DiscordHTTPError, FormErrors
 from fake_discord.messages import FakeMessage
 from fake_discord.rest.app import json_response, read_body
+from fake_discord.watch import ChannelChanged, MessageChanged
 
 if TYPE_CHECKING:
     from fake_discord.server import FakeDiscord
@@ -112,6 +113,7 @@ class ChannelRoutes:
                 setattr(channel, key, body[key])
         event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
         await self.fake.gateway.broadcast(event, lambda s: channel.to_payload())
+        self.fake._emit(ChannelChanged(channel))
         self.fake._notify()
         return json_response(channel.to_payload())
 
@@ -215,6 +217,7 @@ class ChannelRoutes:
         thread.auto_archive_duration = int(body.get("auto_archive_duration") or 1440)
         thread.invitable = bool(body.get("invitable", True))
         thread.thread_members.add(fake.bot_user.id)
+        fake._emit(ChannelChanged(thread))
         await fake.gateway.broadcast(
             "THREAD_CREATE", lambda s: {**thread.to_payload(), "newly_created": True}
         )
@@ -234,6 +237,7 @@ class ChannelRoutes:
         msg.thread_id = thread.id
         msg.thread = thread
         msg.flags |= FLAG_HAS_THREAD
+        self.fake._emit(MessageChanged(msg))
         return json_response(thread.to_payload(), 201)
 
     async def thread_without_message(self, request: web.Request) -> web.Response:
