@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import math
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from pathlib import Path
+from importlib.resources import as_file, files
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
@@ -16,9 +18,13 @@ from bot.engine.cards import CODES, COLORS, Edition
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 
-ART_DIR = Path(__file__).resolve().parents[2] / "card_art"
+# The fonts are package data: importlib.resources finds them in any install (as_file extracts
+# them from a zipped one; the stack keeps them there until exit).
+ART_DIR = files("bot.render") / "card_art"
 FONT_REGULAR = ART_DIR / "DejaVuSans.ttf"
 FONT_BOLD = ART_DIR / "DejaVuSans-Bold.ttf"
+_extracted = ExitStack()
+atexit.register(_extracted.close)
 
 # Master sprites are drawn 4x larger than the biggest card on screen, then downsampled:
 # Pillow's shape drawing has no anti-aliasing, so supersampling is what makes edges smooth.
@@ -118,11 +124,16 @@ def edition_cards(edition: Edition | str) -> tuple[str, ...]:
 # ----- fonts and safe text -----
 
 
+@cache
+def font_path(bold: bool = True) -> str:
+    """A file system path to a shipped font, for FreeType."""
+    return str(_extracted.enter_context(as_file(FONT_BOLD if bold else FONT_REGULAR)))
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     """The shipped DejaVu font; the basic layout keeps output identical with or without raqm."""
-    path = FONT_BOLD if bold else FONT_REGULAR
-    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+    return ImageFont.truetype(font_path(bold), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 def _mask_signature(fnt: ImageFont.FreeTypeFont, ch: str) -> tuple[tuple[int, int], bytes]:

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import fnmatch
+import tomllib
+from importlib.resources import files
+from pathlib import Path
+
 import pytest
+from PIL import ImageFont
 
 from bot.engine.cards import CODES, WILD_NAMES, Edition, edition_deck
 from bot.render import art
 from bot.render.common import name_text
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("edition", list(Edition))
@@ -43,9 +51,23 @@ def test_unknown_card_code_is_refused() -> None:
         art.card_image("purple-3", Edition.CLASSIC, 60)
 
 
-def test_font_ships_with_its_licence() -> None:
-    assert art.FONT_REGULAR.is_file() and art.FONT_BOLD.is_file()
-    assert (art.ART_DIR / "LICENSE-DejaVu.txt").is_file()
+def test_fonts_load_from_the_package_with_their_licence() -> None:
+    folder = files("bot.render") / "card_art"
+    for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE-DejaVu.txt"):
+        assert (folder / name).is_file()
+    for bold in (True, False):
+        assert ImageFont.truetype(art.font_path(bold), 20).getname()[0] == "DejaVu Sans"
+
+
+def test_the_package_data_spec_ships_the_fonts() -> None:
+    """A non-editable install gets card_art/: pyproject declares every file of it."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    patterns = config["package-data"]["bot.render"]
+    folder = ROOT / "bot" / "render" / "card_art"
+    shipped = sorted(p.name for p in folder.iterdir())
+    assert {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE-DejaVu.txt"} <= set(shipped)
+    for name in shipped:
+        assert any(fnmatch.fnmatch(f"card_art/{name}", p) for p in patterns), name
 
 
 @pytest.mark.parametrize(
