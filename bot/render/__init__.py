@@ -38,7 +38,7 @@ __all__ = [
 def warm_up(editions: Iterable[Edition | str] = tuple(Edition)) -> None:
     """Build each edition's palettes (and the cards their samples show) before the first game.
 
-    About 0.2 s of CPU an edition; safe to run in a thread while pictures are being drawn.
+    About 0.3 s of CPU an edition; safe to run in a thread while pictures are being drawn.
     """
     leaderboard_palette()
     for edition in map(Edition, editions):
