@@ -568,7 +568,7 @@ def card_image(code: str, edition: Edition | str, width: int = 120) -> Image.Ima
 
 # Card widths drawn in the pictures: the hand's three (by cards a row), the table's piles use
 # the middle one. Every card of every edition at these widths is kept: a known, small total.
-STORE_WIDTHS = (96, 84, 67)
+STORE_WIDTHS = (96, 84, 60)
 PILE_WIDTH = 84
 
 
@@ -674,7 +674,7 @@ STORE_BYTES = STORE_ENTRIES * sum(
     sprite_size(w)[0] * sprite_size(w)[1] + PALETTE_BYTES + 768 for w in STORE_WIDTHS
 )
 # Every card and back in the three editions' colors at the three widths, one byte a pixel: the
-# whole key space fits, so nothing is drawn twice. Bound: 174 entries, 7.55 MiB.
+# whole key space fits, so nothing is drawn twice. Bound: 174 entries, 7.3 MiB.
 _store: BoundedCache[tuple[Edition, str], Faces] = BoundedCache(
     "card sprites", STORE_ENTRIES, STORE_BYTES, _faces_bytes
 )

@@ -29,11 +29,11 @@ from .words import ENGLISH, Words
 
 HAND_WIDTH = 800  # the widest hand; a short one is as wide as its cards (and the header)
 MIN_WIDTH = 480
-HEADER = 46
-MARGIN = 16
-GAP = 8
+HEADER = 42
+MARGIN = 12
+GAP = 6
 PER_ROW = 10  # a 40-card hand is four rows of ten
-LABEL = 12  # a card's number sits on its bottom edge and hangs this far below it
+LABEL = 10  # a card's number sits on its bottom edge and hangs this far below it
 RAISE = 8  # playable cards sit a little higher, like cards pulled up in a real hand
 EMPTY_BODY = 72
 COLOR_PILL = (124, 26)

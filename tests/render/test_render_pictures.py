@@ -124,7 +124,7 @@ def test_forty_card_hand_keeps_cards_legible() -> None:
     img, drawn = hand_image(sample_hand(40))
     assert len(drawn) == 40
     rows, cols, width = grid(40)
-    assert (rows, cols) == (4, 10) and width >= 64
+    assert (rows, cols) == (4, 10) and width >= 60
     assert img.height <= 800
 
 
