@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from .art import RGB
 from .cache import BoundedCache, image_bytes
-from .fonts import fit_text, font, readable_name
+from .fonts import fit_box, font, readable_name
 
 Box = tuple[float, float, float, float]
 IntBox = tuple[int, int, int, int]
@@ -35,9 +35,17 @@ class Label:
     ink: IntBox  # the pixels drawn, on the sprite
 
 
-def _label(text: str, size: int, bold: bool, fill: RGB, stroke: int, stroke_fill: RGB) -> Label:
+def _label(
+    text: str,
+    size: int,
+    box: tuple[float, float, float, float],
+    bold: bool,
+    fill: RGB,
+    stroke: int,
+    stroke_fill: RGB,
+) -> Label:
     fnt = font(size, bold)
-    left, top, right, bottom = fnt.getbbox(text, anchor="lm", stroke_width=stroke)
+    left, top, right, bottom = box
     margin = 2  # room for anti-aliasing past the font's box: nothing is clipped
     ax, ay = margin - math.floor(left), margin - math.floor(top)
     size_px = (ax + math.ceil(right) + margin, ay + math.ceil(bottom) + margin)
@@ -78,8 +86,8 @@ def fitted_label(
     key = (text, size, int(width), int(height), bold, fill, stroke, stroke_fill)
 
     def make() -> Label:
-        fitted, fitted_size = fit_text(text, size, int(width), int(height), bold, stroke)
-        return _label(fitted, fitted_size, bold, fill, stroke, stroke_fill)
+        fitted, fitted_size, box = fit_box(text, size, int(width), int(height), bold, stroke)
+        return _label(fitted, fitted_size, box, bold, fill, stroke, stroke_fill)
 
     return _texts.get_or_make(key, make)
 

@@ -130,23 +130,49 @@ def fits(text: str, fnt: ImageFont.FreeTypeFont, width: float, height: float, st
     return right - left <= width and 2 * max(-top, bottom) <= height
 
 
+Fitted = tuple[str, int, tuple[float, float, float, float]]
+
+
 def fit_text(
     text: str, size: int, width: float, height: float, bold: bool = True, stroke: int = 0
 ) -> tuple[str, int]:
     """``text`` and a font size for a box: the size shrinks (to 70% at most) for the whole text
     to fit, else the text is cut with an ellipsis at 85% of the size."""
+    fitted, fitted_size, _ = fit_box(text, size, width, height, bold, stroke)
+    return fitted, fitted_size
+
+
+def fit_box(
+    text: str, size: int, width: float, height: float, bold: bool = True, stroke: int = 0
+) -> Fitted:
+    """:func:`fit_text`, with the fitted text's box (from its left-middle anchor)."""
+    box = ink_box(text, font(size, bold), stroke)
+    left, top, right, bottom = box
+    if right - left <= width and 2 * max(-top, bottom) <= height:
+        return text, size, box
+    full = right - left
     smallest = max(SIZES[0], math.ceil(size * SHRINK))
     ladder = [size, *(s for s in reversed(SIZES) if smallest <= s < size)]
-    for s in ladder:
-        if fits(text, font(s, bold), width, height, stroke):
-            return text, s
+    for s in ladder[1:]:
+        # Widths scale with the size (give or take hinting): skip the sizes plainly too big.
+        if full * s / size <= width * 1.05 and fits(text, font(s, bold), width, height, stroke):
+            return text, s, ink_box(text, font(s, bold), stroke)
     s = next((s for s in ladder if s <= max(smallest, size * CUT)), ladder[-1])
     fnt = font(s, bold)
-    lo, hi = 0, len(text)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if fits(text[:mid].rstrip() + "…", fnt, width, height, stroke):
-            lo = mid
-        else:
-            hi = mid - 1
-    return text[:lo].rstrip() + "…", s
+
+    def cut(n: int) -> str:
+        return text[:n].rstrip() + "…"
+
+    def narrow(n: int) -> bool:  # the advance is a quick, close measure of the ink's width
+        return fnt.getlength(cut(n)) + 2 * stroke + 1 <= width
+
+    # Start from the share of the text that fits, step to the longest cut that does, then
+    # check the ink itself.
+    n = max(0, min(len(text) - 1, int(len(text) * width / max(1.0, full * s / size))))
+    while n > 0 and not narrow(n):
+        n -= 1
+    while n + 1 < len(text) and narrow(n + 1):
+        n += 1
+    while n > 0 and not fits(cut(n), fnt, width, height, stroke):
+        n -= 1
+    return cut(n), s, ink_box(cut(n), fnt, stroke)
