@@ -103,8 +103,7 @@ def put_text(
     stroke: int = 0,
     stroke_fill: RGB = (0, 0, 0),
 ) -> IntBox:
-    """Draw ``text`` inside ``box``, centred on its middle line and aligned left, center or
-    right; a text too long shrinks, then ends with an ellipsis. Returns the pixels drawn."""
+    """Draw ``text`` fitted inside ``box`` (aligned left, center or right); returns its pixels."""
     x0, y0, x1, y1 = box
     label = fitted_label(text, size, x1 - x0, y1 - y0, bold, fill, stroke, stroke_fill)
     left, right = label.extent

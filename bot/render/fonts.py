@@ -40,8 +40,8 @@ def font_path(bold: bool = True) -> str:
 
 
 def load_font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
-    """A new face of the shipped DejaVu font (basic layout: identical output with or without
-    raqm)."""
+    """A new face of the shipped DejaVu font."""
+    # The basic layout keeps the output identical with or without raqm.
     return ImageFont.truetype(font_path(bold), size, layout_engine=ImageFont.Layout.BASIC)
 
 
@@ -108,8 +108,7 @@ def safe_text(text: str, bold: bool = True, placeholder: str = "?") -> str:
 
 
 def readable_name(name: str, fallback: str, bold: bool = True) -> str:
-    """A user's name made drawable; one with nothing readable left (all emoji or CJK, say)
-    becomes ``fallback``."""
+    """A user's name made drawable, or ``fallback`` when nothing readable is left (all emoji)."""
     safe = safe_text(name[:200], bold, placeholder=fallback)
     return safe if any(ch.isalnum() for ch in safe) else fallback
 
@@ -136,8 +135,7 @@ Fitted = tuple[str, int, tuple[float, float, float, float]]
 def fit_text(
     text: str, size: int, width: float, height: float, bold: bool = True, stroke: int = 0
 ) -> tuple[str, int]:
-    """``text`` and a font size for a box: the size shrinks (to 70% at most) for the whole text
-    to fit, else the text is cut with an ellipsis at 85% of the size."""
+    """``text`` and a size that fit a box: shrunk to 70% at most, else cut (…) at 85%."""
     fitted, fitted_size, _ = fit_box(text, size, width, height, bold, stroke)
     return fitted, fitted_size
 

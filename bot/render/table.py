@@ -208,8 +208,7 @@ def _draw_pile(edition: Edition, levels: int) -> Image.Image:
 
 
 def _swatch(edition: Edition, color: str | None, word: str) -> Image.Image:
-    """The color in force: a bar of that color with its mark and name (four colors while a
-    color is being chosen)."""
+    """The color in force: its bar, mark and name (the four colors while one is chosen)."""
     th = art.THEMES[edition]
     x0, y0, x1, y1 = COLOR_SWATCH_BOX
     w, h = x1 - x0, y1 - y0
