@@ -566,9 +566,9 @@ def card_image(code: str, edition: Edition | str, width: int = 120) -> Image.Ima
 
 # ----- sprites: a card and its drop shadow, one byte a pixel -----
 
-# Card widths drawn in the pictures: the hand's three (by cards a row), the table's piles use
-# the middle one. Every card of every edition at these widths is kept: a known, small total.
-STORE_WIDTHS = (96, 84, 60)
+# Card widths drawn in the pictures: a hand's cards are 84 px wide, 60 in rows of nine or ten;
+# the table's piles are 84. Every card of every edition at these widths is kept: 4 MiB in all.
+STORE_WIDTHS = (84, 60)
 PILE_WIDTH = 84
 
 
@@ -607,7 +607,7 @@ def _sprite_mask(width: int, angle: int) -> Image.Image:
     return ImageChops.screen(card, shadow(width))
 
 
-# Masks by (kind, width, angle): outline, shadow and sprite masks of the three widths and the
+# Masks by (kind, width, angle): outline, shadow and sprite masks of the two widths and the
 # discard pile's eight tilts, 1 to 27 KiB each (about 20 in use). Bound: 48 entries, 1 MiB.
 _masks: BoundedCache[tuple[str, int, int], Image.Image] = BoundedCache(
     "card masks", 48, 1024 * 1024, image_bytes
@@ -673,16 +673,15 @@ STORE_ENTRIES = len(Edition) * (len(CODES) + 1)
 STORE_BYTES = STORE_ENTRIES * sum(
     sprite_size(w)[0] * sprite_size(w)[1] + PALETTE_BYTES + 768 for w in STORE_WIDTHS
 )
-# Every card and back in the three editions' colors at the three widths, one byte a pixel: the
-# whole key space fits, so nothing is drawn twice. Bound: 174 entries, 7.3 MiB.
+# Every card and back in the three editions' colors at the two widths, one byte a pixel: the
+# whole key space fits, so nothing is drawn twice. Bound: 174 entries, 4.0 MiB.
 _store: BoundedCache[tuple[Edition, str], Faces] = BoundedCache(
     "card sprites", STORE_ENTRIES, STORE_BYTES, _faces_bytes
 )
 
 
 def card_face(code: str, edition: Edition | str, width: int, dim: bool = False) -> Image.Image:
-    """The 256-color sprite of a card (or ``back``) over its shadow; paste it with
-    :func:`card_mask`. ``dim`` mutes it for a card that cannot be played now."""
+    """The 256-color sprite of a card (or back) over its shadow, muted if ``dim``."""
     ed = check_code(code, edition)
     if width in STORE_WIDTHS:
         faces = _store.get_or_make((ed, code), lambda: _faces(code, ed))
