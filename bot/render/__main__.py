@@ -1,4 +1,5 @@
-"""`python -m bot.render --demo DIR`: write sample pictures of every card, tables, hands, scores."""
+"""`python -m bot.render --demo DIR`: write sample pictures of every card, tables, hands, scores
+and a leaderboard."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from bot.engine.cards import Edition
 from . import art
 from .common import encode_png
 from .hand import render_hand
-from .samples import sample_hand, sample_scores, sample_table
+from .leaderboard import render_leaderboard
+from .samples import sample_hand, sample_scores, sample_standings, sample_table
 from .scores import render_scores
 from .table import render_table
 
@@ -39,6 +41,7 @@ def demo(out: Path) -> list[Path]:
         for cards in (7, 40):
             save(f"hand-{e}-{cards}.png", render_hand(sample_hand(cards, edition)))
         save(f"scores-{e}.png", render_scores(sample_scores(4, edition)))
+    save("leaderboard.png", render_leaderboard(sample_standings(10), None, "wins"))
     return written
 
 

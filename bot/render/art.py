@@ -1,27 +1,24 @@
-"""Card faces, backs, fonts and edition palettes, drawn in code and cached once per process."""
+"""Card faces and backs drawn in code, the edition palettes, and the bounded store of sprites."""
 
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from bot.engine.cards import CODES, COLORS, Edition
+
+from .cache import PALETTE_BYTES, BoundedCache, image_bytes
+from .fonts import load_font
 
 RGB = tuple[int, int, int]
 Point = tuple[float, float]
 
-ART_DIR = Path(__file__).resolve().parents[2] / "card_art"
-FONT_REGULAR = ART_DIR / "DejaVuSans.ttf"
-FONT_BOLD = ART_DIR / "DejaVuSans-Bold.ttf"
-
-# Master sprites are drawn 4x larger than the biggest card on screen, then downsampled:
-# Pillow's shape drawing has no anti-aliasing, so supersampling is what makes edges smooth.
+# A card is drawn as a master four times larger than the biggest card on screen, then
+# downsampled: Pillow's shapes have no anti-aliasing, so supersampling makes edges smooth. The
+# master is dropped at once; only the downsampled sprites are kept.
 MASTER_W = 400
 MASTER_H = 600
 CARD_RATIO = MASTER_H / MASTER_W
@@ -115,66 +112,6 @@ def edition_cards(edition: Edition | str) -> tuple[str, ...]:
     return tuple(c for c in CODES if not c.startswith("wild")) + wilds
 
 
-# ----- fonts and safe text -----
-
-
-@lru_cache(maxsize=64)
-def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
-    """The shipped DejaVu font; the basic layout keeps output identical with or without raqm."""
-    path = FONT_BOLD if bold else FONT_REGULAR
-    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
-
-
-def _mask_signature(fnt: ImageFont.FreeTypeFont, ch: str) -> tuple[tuple[int, int], bytes]:
-    mask = fnt.getmask(ch)
-    return mask.size, bytes(mask)
-
-
-@lru_cache(maxsize=4096)
-def has_glyph(ch: str, bold: bool = True) -> bool:
-    """Whether the shipped font draws ``ch`` (FreeType draws the .notdef box for the others)."""
-    fnt = font(32, bold)
-    # A private-use code point of plane 16: no font ships it, so it shows the .notdef box.
-    return _mask_signature(fnt, ch) != _mask_signature(fnt, "\U0010fffd")
-
-
-_DROP_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Zl", "Zp"}
-
-
-def safe_text(text: str, bold: bool = True, placeholder: str = "?") -> str:
-    """``text`` with missing glyphs as '?' (runs collapsed) and control characters dropped."""
-    out: list[str] = []
-    for ch in unicodedata.normalize("NFC", text):
-        cat = unicodedata.category(ch)
-        if cat in _DROP_CATEGORIES:
-            continue  # controls, joiners, variation selectors: nothing to draw
-        if cat == "Zs":
-            ch = " "
-        elif cat == "Sk" and not has_glyph(ch, bold):
-            continue  # emoji skin-tone modifiers belong to the (already replaced) emoji
-        elif not has_glyph(ch, bold):
-            ch = "?"
-            if out and out[-1] == "?":
-                continue
-        out.append(ch)
-    result = " ".join("".join(out).split())
-    return result or placeholder
-
-
-def fit_text(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
-    """``text`` cut with an ellipsis so that it fits ``width`` pixels."""
-    if fnt.getlength(text) <= width:
-        return text
-    lo, hi = 0, len(text)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if fnt.getlength(text[:mid].rstrip() + "…") <= width:
-            lo = mid
-        else:
-            hi = mid - 1
-    return text[:lo].rstrip() + "…"
-
-
 # ----- vector shapes -----
 
 
@@ -266,7 +203,7 @@ def _text_center(
     d.text(
         xy,
         text,
-        font=font(size),
+        font=load_font(size),
         fill=fill,
         anchor="mm",
         stroke_width=stroke,
@@ -420,16 +357,9 @@ def split_code(code: str) -> tuple[str | None, str]:
 # ----- masters -----
 
 
-def _card_mask(w: int, h: int, radius: int) -> Image.Image:
-    mask = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=255)
-    return mask
-
-
-def _frame(th: Theme) -> tuple[Image.Image, Image.Image, Image.Image]:
-    """The blank card (border), the inner mask and the outer mask."""
+def _frame(th: Theme) -> tuple[Image.Image, Image.Image]:
+    """The blank card (border) and the mask of its inner face."""
     card = Image.new("RGB", (MASTER_W, MASTER_H), th.border)
-    outer = _card_mask(MASTER_W, MASTER_H, 40)
     inner = Image.new("L", (MASTER_W, MASTER_H), 0)
     ImageDraw.Draw(inner).rounded_rectangle(
         (22, 22, MASTER_W - 23, MASTER_H - 23), radius=26, fill=255
@@ -437,7 +367,7 @@ def _frame(th: Theme) -> tuple[Image.Image, Image.Image, Image.Image]:
     ImageDraw.Draw(card).rounded_rectangle(
         (1, 1, MASTER_W - 2, MASTER_H - 2), radius=40, outline=(200, 200, 200), width=3
     )
-    return card, inner, outer
+    return card, inner
 
 
 def _corner(code: str, th: Theme) -> Image.Image:
@@ -478,12 +408,12 @@ def _face(code: str, th: Theme) -> Image.Image:
         d.polygon(oval, fill=WHITE)
     fill = th.colors[COLORS.index(color)] if color else WHITE
     if rank.isdigit():
-        fnt_size = 250
-        d.text((cx + 12, cy + 12), rank, font=font(fnt_size), fill=BLACK, anchor="mm")
+        big = load_font(250)
+        d.text((cx + 12, cy + 12), rank, font=big, fill=BLACK, anchor="mm")
         d.text(
             (cx, cy),
             rank,
-            font=font(fnt_size),
+            font=big,
             fill=fill,
             anchor="mm",
             stroke_width=6,
@@ -595,14 +525,22 @@ def _back(edition: Edition, th: Theme) -> Image.Image:
     return face
 
 
-@cache
-def master(code: str, edition: Edition) -> Image.Image:
-    """The full-size RGBA sprite of a face (or ``back``), drawn once per process."""
+# ----- masters: drawn, downsampled, dropped -----
+
+
+def _master(code: str, edition: Edition) -> Image.Image:
+    """The full-size card (or back) without its outline's alpha, drawn anew: never kept."""
     th = THEMES[edition]
-    card, inner, outer = _frame(th)
+    card, inner = _frame(th)
     art = _back(edition, th) if code == BACK else _face(code, th)
     card.paste(art, (0, 0), inner)
-    card.putalpha(outer)
+    return card
+
+
+def _downsample(master: Image.Image, width: int) -> Image.Image:
+    """The master at ``width`` with its rounded outline as alpha."""
+    card = master.resize(card_size(width), Image.Resampling.LANCZOS, reducing_gap=2.0)
+    card.putalpha(outline(width))
     return card
 
 
@@ -611,26 +549,27 @@ def card_size(width: int) -> tuple[int, int]:
     return width, round(width * CARD_RATIO)
 
 
-@lru_cache(maxsize=2048)
-def card_image(
-    code: str, edition: Edition | str, width: int = 120, dim: bool = False
-) -> Image.Image:
-    """A card face (or ``back``) as an RGBA image ``width`` pixels wide, without shadow."""
+def check_code(code: str, edition: Edition | str) -> Edition:
+    """The edition, once ``code`` is known to be a card or the back."""
     if code != BACK and code not in CODES:
         raise KeyError(code)
-    img = master(code, Edition(edition)).resize(card_size(width), Image.Resampling.LANCZOS)
-    if dim:
-        # Unplayable cards: faded toward grey so the playable ones stand out.
-        alpha = img.getchannel("A")
-        grey = img.convert("L").convert("RGB")
-        faded = Image.blend(
-            Image.blend(img.convert("RGB"), grey, 0.6),
-            Image.new("RGB", img.size, (70, 70, 70)),
-            0.45,
-        )
-        faded.putalpha(alpha)
-        img = faded
-    return img
+    return Edition(edition)
+
+
+def card_image(code: str, edition: Edition | str, width: int = 120) -> Image.Image:
+    """A card face (or ``back``) as an RGBA image ``width`` pixels wide, without shadow.
+
+    Drawn anew on each call (for the demo and the docs); the pictures use :func:`paste_card`.
+    """
+    return _downsample(_master(code, check_code(code, edition)), width)
+
+
+# ----- sprites: a card and its drop shadow, one byte a pixel -----
+
+# Card widths drawn in the pictures: a hand's cards are 84 px wide, 60 in rows of nine or ten;
+# the table's piles are 84. Every card of every edition at these widths is kept: 4 MiB in all.
+STORE_WIDTHS = (84, 60)
+PILE_WIDTH = 84
 
 
 def shadow_pad(width: int) -> int:
@@ -638,24 +577,143 @@ def shadow_pad(width: int) -> int:
     return max(4, width // 12)
 
 
-@lru_cache(maxsize=2048)
-def card_sprite(
-    code: str, edition: Edition | str, width: int, angle: int = 0, dim: bool = False
-) -> Image.Image:
-    """A card with its drop shadow, rotated ``angle`` degrees; its center is the card's center."""
-    card = card_image(code, edition, width, dim)
+def sprite_size(width: int) -> tuple[int, int]:
+    """The size of a card's sprite: the card and its shadow margin."""
+    w, h = card_size(width)
+    pad = shadow_pad(width)
+    return w + 2 * pad, h + 2 * pad
+
+
+def _outline(width: int) -> Image.Image:
+    big = Image.new("L", (MASTER_W, MASTER_H), 0)
+    ImageDraw.Draw(big).rounded_rectangle((0, 0, MASTER_W - 1, MASTER_H - 1), radius=40, fill=255)
+    return big.resize(card_size(width), Image.Resampling.LANCZOS, reducing_gap=2.0)
+
+
+def _shadow(width: int) -> Image.Image:
     pad = shadow_pad(width)
     off = max(2, width // 30)
-    w, h = card.size
-    canvas = Image.new("RGBA", (w + 2 * pad, h + 2 * pad), (0, 0, 0, 0))
-    shadow_alpha = Image.new("L", canvas.size, 0)
-    shadow_alpha.paste(card.getchannel("A").point(lambda a: a * 110 // 255), (pad + off, pad + off))
-    shadow_alpha = shadow_alpha.filter(ImageFilter.GaussianBlur(max(1.5, width / 40)))
-    canvas.putalpha(shadow_alpha)
-    canvas.alpha_composite(card, (pad, pad))
+    shadow = Image.new("L", sprite_size(width), 0)
+    shadow.paste(outline(width).point(lambda a: a * 110 // 255), (pad + off, pad + off))
+    return shadow.filter(ImageFilter.GaussianBlur(max(1.5, width / 40)))
+
+
+def _sprite_mask(width: int, angle: int) -> Image.Image:
     if angle:
-        canvas = canvas.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
-    return canvas
+        return card_mask(width).rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
+    pad = shadow_pad(width)
+    card = Image.new("L", sprite_size(width), 0)
+    card.paste(outline(width), (pad, pad))
+    return ImageChops.screen(card, shadow(width))
+
+
+# Masks by (kind, width, angle): outline, shadow and sprite masks of the two widths and the
+# discard pile's eight tilts, 1 to 27 KiB each (about 20 in use). Bound: 48 entries, 1 MiB.
+_masks: BoundedCache[tuple[str, int, int], Image.Image] = BoundedCache(
+    "card masks", 48, 1024 * 1024, image_bytes
+)
+
+
+def outline(width: int) -> Image.Image:
+    """The card's alpha at ``width`` (every card has the same rounded outline)."""
+    return _masks.get_or_make(("outline", width, 0), lambda: _outline(width))
+
+
+def shadow(width: int) -> Image.Image:
+    """The drop shadow's alpha on a sprite canvas."""
+    return _masks.get_or_make(("shadow", width, 0), lambda: _shadow(width))
+
+
+def card_mask(width: int, angle: int = 0) -> Image.Image:
+    """The opacity of every sprite ``width`` wide: the card, and its shadow around it."""
+    return _masks.get_or_make(("sprite", width, angle), lambda: _sprite_mask(width, angle))
+
+
+def _flatten(card: Image.Image, width: int) -> Image.Image:
+    """A card over its shadow as a 256-color image (the shadow's alpha is in the mask)."""
+    pad = shadow_pad(width)
+    canvas = Image.new("RGBA", sprite_size(width), (0, 0, 0, 0))
+    canvas.putalpha(shadow(width))
+    canvas.alpha_composite(card, (pad, pad))
+    # Fast octree: 0.3 ms a sprite, and within 15 levels of the true color on every channel.
+    return canvas.convert("RGB").quantize(
+        256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+
+
+def _dim_palette(face: Image.Image) -> bytes:
+    """The palette of ``face`` with colors muted but still clearly themselves.
+
+    Each color moves 25% toward its own grey and loses a quarter of its light: a red card
+    stays red, yet reads as set aside. Black stays black, so the shadow does not change.
+    """
+    values = bytes(face.getpalette() or [])
+    colors = Image.frombytes("RGB", (len(values) // 3, 1), values)
+    muted = Image.blend(colors, colors.convert("L").convert("RGB"), 0.25)
+    return muted.point(lambda v: round(v * 0.74)).tobytes()
+
+
+Faces = tuple[tuple[Image.Image, bytes], ...]
+
+
+def _faces(code: str, edition: Edition) -> Faces:
+    half = _master(code, edition).reduce(2)  # one box filter, then Lanczos to each width
+    out = []
+    for width in STORE_WIDTHS:
+        face = _flatten(_downsample(half, width), width)
+        out.append((face, _dim_palette(face)))
+    return tuple(out)
+
+
+def _faces_bytes(faces: Faces) -> int:
+    return sum(image_bytes(face) + len(dim) for face, dim in faces)
+
+
+STORE_ENTRIES = len(Edition) * (len(CODES) + 1)
+STORE_BYTES = STORE_ENTRIES * sum(
+    sprite_size(w)[0] * sprite_size(w)[1] + PALETTE_BYTES + 768 for w in STORE_WIDTHS
+)
+# Every card and back in the three editions' colors at the two widths, one byte a pixel: the
+# whole key space fits, so nothing is drawn twice. Bound: 174 entries, 4.0 MiB.
+_store: BoundedCache[tuple[Edition, str], Faces] = BoundedCache(
+    "card sprites", STORE_ENTRIES, STORE_BYTES, _faces_bytes
+)
+
+
+def card_face(code: str, edition: Edition | str, width: int, dim: bool = False) -> Image.Image:
+    """The 256-color sprite of a card (or back) over its shadow, muted if ``dim``."""
+    ed = check_code(code, edition)
+    if width in STORE_WIDTHS:
+        faces = _store.get_or_make((ed, code), lambda: _faces(code, ed))
+        face, dim_palette = faces[STORE_WIDTHS.index(width)]
+    else:
+        face = _flatten(card_image(code, ed, width), width)
+        dim_palette = _dim_palette(face)
+    if dim:
+        face = face.copy()
+        face.putpalette(dim_palette)
+    return face
+
+
+def paste_card(
+    dest: Image.Image,
+    code: str,
+    edition: Edition | str,
+    width: int,
+    cx: float,
+    cy: float,
+    angle: int = 0,
+    dim: bool = False,
+) -> None:
+    """Paste a card and its shadow centred on (cx, cy), tilted ``angle`` degrees.
+
+    A tilted card is turned pixel by pixel (fast) inside its smooth, pre-turned outline.
+    """
+    face = card_face(code, edition, width, dim)
+    if angle:
+        face = face.rotate(angle, resample=Image.Resampling.NEAREST, expand=True)
+    mask = card_mask(width, angle)
+    dest.paste(face, (round(cx - face.width / 2), round(cy - face.height / 2)), mask)
 
 
 def paste_center(dest: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
@@ -683,6 +741,11 @@ def draw_symbol(
     SYMBOLS[name](d, cx, cy, u, fill, theme(edition))
 
 
+def palette_cards(edition: Edition | str) -> tuple[str, ...]:
+    """A few cards that show every color an edition's art uses (for building palettes)."""
+    return ("red-5", "yellow-skip", "green-reverse", "blue-draw2", *EDITION_WILDS[Edition(edition)])
+
+
 def sheet(
     edition: Edition | str, width: int = 120, columns: int = 13, codes: Sequence[str] | None = None
 ) -> Image.Image:
@@ -696,6 +759,5 @@ def sheet(
     for i, code in enumerate(faces):
         x = gap + (i % columns) * (w + gap)
         y = gap + (i // columns) * (h + gap)
-        sprite = card_sprite(code, edition, width)
-        paste_center(img, sprite, x + w / 2, y + h / 2)
+        paste_card(img, code, edition, width, x + w / 2, y + h / 2)
     return img

@@ -1,22 +1,227 @@
-"""Helpers shared by the pictures: text, badges and the PNG encoder."""
+"""What the pictures share: fitted text, cached sprites, fixed palettes and the PNG encoder."""
 
 from __future__ import annotations
 
 import io
+import math
 import threading
 from collections.abc import Callable, Hashable, Sequence
-from functools import lru_cache
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from .art import RGB, fit_text, font, safe_text
+from .art import RGB
+from .cache import BoundedCache, image_bytes
+from .fonts import fit_box, font, readable_name
 
-# 256-color PNG with a light zlib level: a fraction of the bytes of a truecolor PNG, and faster
-# to encode; level 1 keeps most of the size gain of level 6 at a quarter of the time.
+Box = tuple[float, float, float, float]
+IntBox = tuple[int, int, int, int]
+
+# A 256-color PNG at zlib level 1: a fraction of the bytes of a truecolor PNG, and faster to
+# encode; level 1 keeps most of the size gain of level 6 at a quarter of the time.
 PNG_COMPRESS_LEVEL = 1
 
 
-_palettes: dict[Hashable, Image.Image] = {}
+# ----- text -----
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A text drawn once on a transparent sprite, placed by its left-middle anchor."""
+
+    sprite: Image.Image
+    anchor: tuple[int, int]  # where the anchor point falls on the sprite
+    extent: tuple[float, float]  # left and right of the text's box, from the anchor
+    ink: IntBox  # the pixels drawn, on the sprite
+
+
+def _label(
+    text: str,
+    size: int,
+    box: tuple[float, float, float, float],
+    bold: bool,
+    fill: RGB,
+    stroke: int,
+    stroke_fill: RGB,
+) -> Label:
+    fnt = font(size, bold)
+    left, top, right, bottom = box
+    margin = 2  # room for anti-aliasing past the font's box: nothing is clipped
+    ax, ay = margin - math.floor(left), margin - math.floor(top)
+    size_px = (ax + math.ceil(right) + margin, ay + math.ceil(bottom) + margin)
+    # The sprite starts in the text's own color at alpha 0, so its edges keep that color.
+    sprite = Image.new("RGBA", size_px, (*(stroke_fill if stroke else fill), 0))
+    ImageDraw.Draw(sprite).text(
+        (ax, ay),
+        text,
+        font=fnt,
+        fill=fill,
+        anchor="lm",
+        stroke_width=stroke,
+        stroke_fill=stroke_fill,
+    )
+    ink = sprite.getbbox() or (ax, ay, ax, ay)
+    return Label(sprite, (ax, ay), (left, right), ink)
+
+
+TextKey = tuple[str, int, int, int, bool, RGB, int, RGB]
+# Texts repeat from picture to picture (numbers, words, the names at a table); least recently
+# used go first. Bound: 2,048 entries, 3 MiB.
+_texts: BoundedCache[TextKey, Label] = BoundedCache(
+    "texts", 2048, 3 * 1024 * 1024, lambda label: image_bytes(label.sprite) + 200
+)
+
+
+def fitted_label(
+    text: str,
+    size: int,
+    width: float,
+    height: float,
+    bold: bool = True,
+    fill: RGB = (255, 255, 255),
+    stroke: int = 0,
+    stroke_fill: RGB = (0, 0, 0),
+) -> Label:
+    """``text`` drawn to fit a box of ``width`` × ``height`` (shrunk, then cut)."""
+    key = (text, size, int(width), int(height), bold, fill, stroke, stroke_fill)
+
+    def make() -> Label:
+        fitted, fitted_size, box = fit_box(text, size, int(width), int(height), bold, stroke)
+        return _label(fitted, fitted_size, box, bold, fill, stroke, stroke_fill)
+
+    return _texts.get_or_make(key, make)
+
+
+def put_text(
+    dest: Image.Image,
+    box: Box,
+    text: str,
+    size: int,
+    fill: RGB,
+    align: str = "left",
+    bold: bool = True,
+    stroke: int = 0,
+    stroke_fill: RGB = (0, 0, 0),
+) -> IntBox:
+    """Draw ``text`` fitted inside ``box`` (aligned left, center or right); returns its pixels."""
+    x0, y0, x1, y1 = box
+    label = fitted_label(text, size, x1 - x0, y1 - y0, bold, fill, stroke, stroke_fill)
+    left, right = label.extent
+    if align == "left":
+        x = x0 - left
+    elif align == "right":
+        x = x1 - right
+    else:
+        x = (x0 + x1) / 2 - (left + right) / 2
+    px = round(x) - label.anchor[0]
+    py = round((y0 + y1) / 2) - label.anchor[1]
+    dest.paste(label.sprite, (px, py), label.sprite)
+    ix0, iy0, ix1, iy1 = label.ink
+    return px + ix0, py + iy0, px + ix1, py + iy1
+
+
+# A name is cleaned once (missing glyphs, controls) and kept, about 300 bytes each.
+# Bound: 2,048 entries, 0.6 MiB.
+_names: BoundedCache[tuple[str, str], str] = BoundedCache("names", 2048, 2048 * 300, lambda _: 300)
+
+
+def player_name(name: str, fallback: str) -> str:
+    """A user's name as drawn: missing glyphs as '?', or ``fallback`` when nothing is left."""
+    return _names.get_or_make((name, fallback), lambda: readable_name(name, fallback))
+
+
+# ----- sprites -----
+
+# Plates, badges, pills, swatches and card stacks by edition and words, a few KiB to 60 KiB
+# each (about 60 in use, 1.3 MiB). Bound: 512 entries, 4 MiB.
+_sprites: BoundedCache[Hashable, Image.Image] = BoundedCache(
+    "sprites", 512, 4 * 1024 * 1024, image_bytes
+)
+
+
+def sprite(key: Hashable, make: Callable[[], Image.Image]) -> Image.Image:
+    """An RGBA sprite drawn once by ``make`` and kept under ``key``."""
+    return _sprites.get_or_make(key, make)
+
+
+def paste(dest: Image.Image, img: Image.Image, x: float, y: float) -> None:
+    """Paste an RGBA sprite with its top-left corner at (x, y)."""
+    dest.paste(img, (round(x), round(y)), img)
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """The color ``t`` of the way from ``a`` to ``b``."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def pill(
+    d: ImageDraw.ImageDraw,
+    box: Box,
+    fill: RGB,
+    outline: RGB | None = None,
+    width: int = 2,
+) -> None:
+    """A rounded badge."""
+    radius = (box[3] - box[1]) / 2
+    d.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+
+def pill_sprite(
+    size: tuple[int, int], fill: RGB, outline: RGB | None = None, outline_width: int = 2
+) -> Image.Image:
+    """A pill as an RGBA sprite."""
+    w, h = size
+    img = Image.new("RGBA", size, (*fill, 0))
+    pill(ImageDraw.Draw(img), (0, 0, w - 1, h - 1), fill, outline, outline_width)
+    return img
+
+
+def cached_pill(
+    size: tuple[int, int], fill: RGB, outline: RGB | None = None, outline_width: int = 2
+) -> Image.Image:
+    """A plain pill sprite, kept for the next picture."""
+    return sprite(
+        ("pill", size, fill, outline, outline_width),
+        lambda: pill_sprite(size, fill, outline, outline_width),
+    )
+
+
+def pill_label(
+    size: tuple[int, int],
+    text: str,
+    text_size: int,
+    fill: RGB,
+    ink: RGB,
+    outline: RGB | None = None,
+    outline_width: int = 2,
+    pad: int = 5,
+) -> Image.Image:
+    """A pill with a word fitted inside it, as an RGBA sprite."""
+    w, h = size
+    img = pill_sprite(size, fill, outline, outline_width)
+    put_text(img, (pad, 1, w - pad, h - 1), text, text_size, ink, align="center")
+    return img
+
+
+def vertical_gradient(size: tuple[int, int], top: RGB, bottom: RGB) -> Image.Image:
+    """A top-to-bottom gradient, for backgrounds (a column stretched: nothing kept)."""
+    w, h = size
+    column = Image.new("RGB", (1, h))
+    column.putdata([mix(top, bottom, y / max(1, h - 1)) for y in range(h)])
+    return column.resize((w, h), Image.Resampling.NEAREST)
+
+
+# ----- palettes and encoding -----
+
+# One 256-color palette per picture kind and edition (ten in all), under 2 KiB each.
+# Bound: 16 entries, 32 KiB.
+_palettes: BoundedCache[Hashable, Image.Image] = BoundedCache(
+    "palettes", 16, 16 * 2048, lambda _: 2048
+)
 _palette_lock = threading.Lock()
 
 
@@ -28,17 +233,19 @@ def fixed_palette(
     Mapping onto a fixed palette takes a tenth of the time of quantizing each picture, and the
     ``reserved`` colors (the card colors) come out exact, so a swatch shows the true color.
     """
-    with _palette_lock:
+    cached = _palettes.get(key)
+    if cached is not None:
+        return cached
+    with _palette_lock:  # one thread builds it; the others wait for it
         cached = _palettes.get(key)
         if cached is not None:
             return cached
         exact = list(dict.fromkeys(reserved))
-        sampled = (
-            source()
-            .convert("RGB")
-            .quantize(
-                colors=256 - len(exact), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
-            )
+        sample = source().convert("RGB")
+        # Every other pixel of every other row: the same colors, a quarter of the median cut.
+        sample = sample.resize((sample.width // 2, sample.height // 2), Image.Resampling.NEAREST)
+        sampled = sample.quantize(
+            colors=256 - len(exact), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
         )
         flat = [v for color in exact for v in color]
         values = (sampled.getpalette() or [])[: 3 * (256 - len(exact))]
@@ -51,8 +258,7 @@ def fixed_palette(
         flat += [0] * (768 - len(flat))
         palette = Image.new("P", (1, 1))
         palette.putpalette(flat)
-        _palettes[key] = palette
-        return palette
+        return _palettes.put(key, palette)
 
 
 def stack(images: Sequence[Image.Image]) -> Image.Image:
@@ -76,70 +282,3 @@ def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
     buf = io.BytesIO()
     pal.save(buf, "PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
     return buf.getvalue()
-
-
-def mix(a: RGB, b: RGB, t: float) -> RGB:
-    """The color ``t`` of the way from ``a`` to ``b``."""
-    return (
-        round(a[0] + (b[0] - a[0]) * t),
-        round(a[1] + (b[1] - a[1]) * t),
-        round(a[2] + (b[2] - a[2]) * t),
-    )
-
-
-def name_text(
-    name: str, size: int, width: float, bold: bool = True, fallback: str = "Player"
-) -> str:
-    """A user-supplied name made drawable (missing glyphs as '?') and cut to ``width`` pixels.
-
-    A name with nothing readable left (all emoji or CJK, say) becomes ``fallback``.
-    """
-    safe = safe_text(name, bold, placeholder=fallback)
-    if not any(ch.isalnum() for ch in safe):
-        safe = fallback
-    return fit_text(safe, font(size, bold), width)
-
-
-def text(
-    d: ImageDraw.ImageDraw,
-    xy: tuple[float, float],
-    value: str,
-    size: int,
-    fill: RGB,
-    anchor: str = "la",
-    bold: bool = True,
-    stroke: int = 0,
-    stroke_fill: RGB = (0, 0, 0),
-) -> None:
-    """Draw text in the shipped font."""
-    d.text(
-        xy,
-        value,
-        font=font(size, bold),
-        fill=fill,
-        anchor=anchor,
-        stroke_width=stroke,
-        stroke_fill=stroke_fill,
-    )
-
-
-def pill(
-    d: ImageDraw.ImageDraw,
-    box: tuple[float, float, float, float],
-    fill: RGB,
-    outline: RGB | None = None,
-    width: int = 2,
-) -> None:
-    """A rounded badge."""
-    radius = (box[3] - box[1]) / 2
-    d.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
-
-
-@lru_cache(maxsize=16)
-def vertical_gradient(size: tuple[int, int], top: RGB, bottom: RGB) -> Image.Image:
-    """A top-to-bottom gradient, for backgrounds."""
-    w, h = size
-    column = Image.new("RGB", (1, h))
-    for y in range(h):
-        column.putpixel((0, y), mix(top, bottom, y / max(1, h - 1)))
-    return column.resize((w, h))

@@ -1,4 +1,4 @@
-"""render_hand: one player's cards in button order, numbered, unplayable ones dimmed."""
+"""render_hand: one player's cards in button order, numbered, unplayable ones muted."""
 
 from __future__ import annotations
 
@@ -10,17 +10,39 @@ from bot.engine.cards import COLORS, Edition
 from bot.engine.snapshot import HandView
 
 from . import art
-from .art import WHITE
-from .common import encode_png, fixed_palette, mix, name_text, pill, stack, text, vertical_gradient
+from .art import RGB, STORE_WIDTHS, WHITE
+from .cache import BoundedCache, image_bytes
+from .common import (
+    encode_png,
+    fixed_palette,
+    mix,
+    paste,
+    pill,
+    pill_label,
+    pill_sprite,
+    player_name,
+    put_text,
+    sprite,
+    stack,
+)
+from .words import ENGLISH, Words
 
-HAND_WIDTH = 1000
-HEADER = 58
-MARGIN = 20
-GAP = 12
-MAX_CARD_WIDTH = 124
-PER_ROW = 10  # a 40-card hand is four rows of ten: cards still about 80 px wide
-LABEL = 34
-RAISE = 10  # playable cards sit a little higher, like cards pulled up in a real hand
+HAND_WIDTH = 800  # the widest hand; a short one is as wide as its cards (and the header)
+MIN_WIDTH = 480
+HEADER = 42
+MARGIN = 12
+GAP = 6
+PER_ROW = 10  # a 40-card hand is four rows of ten
+LABEL = 10  # a card's number sits on its bottom edge and hangs this far below it
+RAISE = 8  # playable cards sit a little higher, like cards pulled up in a real hand
+EMPTY_BODY = 72
+COLOR_PILL = (124, 26)
+
+LABEL_OK: RGB = (30, 24, 10)
+LABEL_OFF_FILL: RGB = (80, 80, 84)
+LABEL_OFF_EDGE: RGB = (120, 120, 124)
+LABEL_OFF_INK: RGB = (200, 200, 200)
+NEW_RED: RGB = (226, 32, 40)
 
 
 def grid(count: int) -> tuple[int, int, int]:
@@ -28,105 +50,151 @@ def grid(count: int) -> tuple[int, int, int]:
     rows = max(1, math.ceil(count / PER_ROW))
     cols = max(1, math.ceil(count / rows))
     fit = (HAND_WIDTH - 2 * MARGIN - (cols - 1) * GAP) // cols
-    return rows, cols, min(MAX_CARD_WIDTH, fit)
+    width = next((w for w in STORE_WIDTHS if w <= fit), STORE_WIDTHS[-1])
+    return rows, cols, width
+
+
+def _row_height(width: int) -> int:
+    return art.card_size(width)[1] + LABEL + RAISE + GAP
 
 
 def hand_size(count: int) -> tuple[int, int]:
     """The picture size of a hand of ``count`` cards."""
-    rows, _, width = grid(count)
-    row_h = art.card_size(width)[1] + LABEL + RAISE + GAP
-    body = rows * row_h if count else 90
-    return HAND_WIDTH, HEADER + body + MARGIN // 2
+    rows, cols, width = grid(count)
+    body = rows * _row_height(width) if count else EMPTY_BODY
+    span = cols * width + (cols - 1) * GAP if count else 0
+    return max(MIN_WIDTH, span + 2 * MARGIN), HEADER + body + MARGIN // 2
 
 
 def card_slots(count: int) -> list[tuple[float, float, int]]:
     """(center x, center y, width) of each card of the hand, before the playable raise."""
     _, cols, width = grid(count)
+    picture_width = hand_size(count)[0]
     h = art.card_size(width)[1]
-    row_h = h + LABEL + RAISE + GAP
+    row_h = _row_height(width)
     slots: list[tuple[float, float, int]] = []
     for i in range(count):
         row, col = divmod(i, cols)
         in_row = min(cols, count - row * cols)
         span = in_row * width + (in_row - 1) * GAP
-        x0 = (HAND_WIDTH - span) / 2
+        x0 = (picture_width - span) / 2
         slots.append(
             (x0 + col * (width + GAP) + width / 2, HEADER + RAISE + row * row_h + h / 2, width)
         )
     return slots
 
 
-def hand_image(view: HandView) -> tuple[Image.Image, list[str]]:
+def _number_tag(accent: RGB, number: int, ok: bool) -> Image.Image:
+    text = str(number)
+    w = 18 + 8 * len(text)
+    if ok:
+        img = pill_sprite((w, 22), accent, WHITE)
+    else:
+        img = pill_sprite((w, 22), LABEL_OFF_FILL, LABEL_OFF_EDGE)
+    put_text(img, (3, 1, w - 3, 21), text, 15, LABEL_OK if ok else LABEL_OFF_INK, "center")
+    return img
+
+
+# A card's number under it, one sprite per edition color, number and state, up to 3.6 KiB
+# each. Bound: 512 entries, 1.8 MiB.
+_numbers: BoundedCache[tuple[RGB, int, bool], Image.Image] = BoundedCache(
+    "hand numbers", 512, 512 * 4 * 42 * 22, image_bytes
+)
+
+
+def number_tag(accent: RGB, number: int, ok: bool) -> Image.Image:
+    """The pill with a card's number (its button's number), gold when the card is playable."""
+    return _numbers.get_or_make((accent, number, ok), lambda: _number_tag(accent, number, ok))
+
+
+def _background(edition: Edition, size: tuple[int, int]) -> Image.Image:
+    th = art.THEMES[edition]
+    img = Image.new("RGB", size, mix(th.felt, th.felt_edge, 0.55))
+    img.paste(mix(th.felt, WHITE, 0.06), (0, 0, size[0], HEADER - 6))
+    return img
+
+
+def _color_pill(edition: Edition, color: str, word: str) -> Image.Image:
+    rgb = art.THEMES[edition].color(color)
+    w, h = COLOR_PILL
+    img = Image.new("RGBA", COLOR_PILL, (*rgb, 0))
+    d = ImageDraw.Draw(img)
+    pill(d, (0, 0, w - 1, h - 1), rgb, WHITE, 2)
+    art.draw_color_mark(d, 18, h / 2, 7, color, WHITE)
+    put_text(
+        img, (30, 2, w - 8, h - 2), word, 13, WHITE, stroke=2, stroke_fill=mix(rgb, (0, 0, 0), 0.5)
+    )
+    return img
+
+
+def _header(img: Image.Image, view: HandView, edition: Edition, words: Words) -> None:
+    count = len(view.cards)
+    who = player_name(view.name, words.player_name(view.seat))
+    title = words.hand_title.format(name=who, cards=words.cards(count))
+    right = img.width - MARGIN
+    band = (0, 4, img.width, HEADER - 10)
+    if view.color in COLORS:
+        color = view.color
+        word = words.color_name(color)
+        tag = sprite(
+            ("color pill", edition, color, word), lambda: _color_pill(edition, color, word)
+        )
+        x = right - tag.width
+        paste(img, tag, x, (band[1] + band[3]) / 2 - tag.height / 2)
+        put_text(
+            img,
+            (x - 110, band[1], x - 8, band[3]),
+            words.color,
+            13,
+            (225, 225, 225),
+            "right",
+            bold=False,
+        )
+        right = x - 118
+    put_text(img, (MARGIN, band[1], right, band[3]), title, 18, WHITE)
+
+
+def hand_image(view: HandView, words: Words = ENGLISH) -> tuple[Image.Image, list[str]]:
     """The hand picture and the card codes drawn on it, in order."""
     edition = Edition(view.edition)
     th = art.THEMES[edition]
-    size = hand_size(len(view.cards))
-    img = vertical_gradient(size, mix(th.felt, WHITE, 0.08), th.felt_edge).copy()
-    d = ImageDraw.Draw(img)
     count = len(view.cards)
-    who = name_text(view.name, 22, 560, fallback=f"Player {view.seat + 1}")
-    plural = "card" if count == 1 else "cards"
-    text(d, (MARGIN, HEADER / 2), f"{who} · {count} {plural}", 22, WHITE, anchor="lm")
-    if view.color in COLORS:
-        color = th.color(view.color)
-        box = (HAND_WIDTH - MARGIN - 150, HEADER / 2 - 15, HAND_WIDTH - MARGIN, HEADER / 2 + 15)
-        pill(d, box, color, WHITE, 3)
-        art.draw_color_mark(d, box[0] + 24, HEADER / 2, 9, view.color, WHITE)
-        text(
-            d,
-            (box[0] + 40, HEADER / 2),
-            view.color.upper(),
-            16,
-            WHITE,
-            anchor="lm",
-            stroke=2,
-            stroke_fill=mix(color, (0, 0, 0), 0.5),
-        )
-        text(d, (box[0] - 10, HEADER / 2), "color", 16, (225, 225, 225), anchor="rm", bold=False)
+    img = _background(edition, hand_size(count))
+    _header(img, view, edition, words)
     drawn: list[str] = []
     if not count:
-        text(d, (HAND_WIDTH / 2, HEADER + 45), "No cards in hand", 22, (230, 230, 230), anchor="mm")
+        put_text(
+            img,
+            (MARGIN, HEADER, img.width - MARGIN, HEADER + EMPTY_BODY),
+            words.no_cards,
+            18,
+            (230, 230, 230),
+            "center",
+        )
     new_index = view.cards.index(view.drawn) if view.drawn in view.cards else -1
     playable = view.playable if len(view.playable) == count else (True,) * count
     for i, (code, (cx, cy, width)) in enumerate(zip(view.cards, card_slots(count), strict=True)):
         ok = playable[i]
         y = cy - RAISE if ok else cy
-        art.paste_center(img, art.card_sprite(code, edition, width, 0, not ok), cx, y)
+        art.paste_card(img, code, edition, width, cx, y, dim=not ok)
         drawn.append(code)
         h = art.card_size(width)[1]
-        label_y = cy + h / 2 + 8 + LABEL / 2
-        label = str(i + 1)
-        size_px = 20 if width >= 70 else 17
-        half = max(20, 7 + len(label) * size_px * 0.32)
-        fill = th.accent if ok else (80, 80, 84)
-        pill(
-            d,
-            (cx - half, label_y - 14, cx + half, label_y + 14),
-            fill,
-            WHITE if ok else (120, 120, 124),
-            2,
-        )
-        text(
-            d,
-            (cx, label_y + 1),
-            label,
-            size_px,
-            (30, 24, 10) if ok else (200, 200, 200),
-            anchor="mm",
-        )
+        tag = number_tag(th.accent, i + 1, ok)
+        paste(img, tag, cx - tag.width / 2, y + h / 2 + LABEL - tag.height)
         if i == new_index:
-            tag = (cx - 26, y - h / 2 - 6, cx + 26, y - h / 2 + 16)
-            pill(d, tag, (226, 32, 40), WHITE)
-            text(d, (cx, (tag[1] + tag[3]) / 2 + 1), "NEW", 12, WHITE, anchor="mm")
+            tag = sprite(
+                ("new", words.new_card),
+                lambda: pill_label((46, 18), words.new_card, 10, NEW_RED, WHITE, WHITE, pad=4),
+            )
+            paste(img, tag, cx - tag.width / 2, y - h / 2 - 7)
     return img, drawn
 
 
 def _palette_source(edition: Edition) -> Image.Image:
     from .samples import sample_hand  # only on the first hand of an edition
 
-    return stack(
-        [hand_image(sample_hand(n, edition))[0] for n in (7, 40)] + [art.sheet(edition, 60)]
-    )
+    hands = [hand_image(sample_hand(n, edition))[0] for n in (7, 9)]
+    return stack([*hands, art.sheet(edition, STORE_WIDTHS[-1], codes=art.palette_cards(edition))])
 
 
 def hand_palette(edition: Edition) -> Image.Image:
@@ -139,6 +207,6 @@ def hand_palette(edition: Edition) -> Image.Image:
     )
 
 
-def render_hand(view: HandView) -> bytes:
+def render_hand(view: HandView, *, words: Words = ENGLISH) -> bytes:
     """A player's hand as PNG bytes."""
-    return encode_png(hand_image(view)[0], hand_palette(Edition(view.edition)))
+    return encode_png(hand_image(view, words)[0], hand_palette(Edition(view.edition)))

@@ -10,8 +10,19 @@ from PIL import Image, ImageDraw
 from bot.engine.cards import Edition
 
 from . import art
-from .art import GOLD, WHITE
-from .common import encode_png, mix, name_text, pill, text, vertical_gradient
+from .art import GOLD, RGB, WHITE
+from .common import (
+    cached_pill,
+    encode_png,
+    fixed_palette,
+    mix,
+    paste,
+    player_name,
+    put_text,
+    stack,
+    vertical_gradient,
+)
+from .words import ENGLISH, Words
 
 LEADERBOARD_WIDTH = 900
 HEADER = 70
@@ -19,19 +30,19 @@ COLUMNS_ROW = 34
 ROW = 46
 MARGIN = 20
 EMPTY_HEIGHT = 120
-INK = (245, 245, 245)
-MUTED = (170, 180, 175)
-MEDALS = (GOLD, (205, 210, 220), (205, 127, 50))
-# (key, heading, right edge x): the numbers are right-aligned under their heading.
+INK: RGB = (245, 245, 245)
+MUTED: RGB = (170, 180, 175)
+MEDALS: tuple[RGB, ...] = (GOLD, (205, 210, 220), (205, 127, 50))
+# (key, left edge, right edge): the numbers are right-aligned under their heading.
 NUMBER_COLUMNS = (
-    ("matches", "Matches", 470),
-    ("wins", "Wins", 560),
-    ("win_rate", "Win %", 660),
-    ("points", "Points", 770),
-    ("rating", "Rating", LEADERBOARD_WIDTH - MARGIN - 10),
+    ("matches", 400, 470),
+    ("wins", 480, 560),
+    ("win_rate", 570, 660),
+    ("points", 670, 770),
+    ("rating", 780, LEADERBOARD_WIDTH - MARGIN - 10),
 )
 NAME_X = MARGIN + 64
-NAME_WIDTH = 330
+NAME_WIDTH = 300
 
 
 class StandingLine(Protocol):
@@ -67,31 +78,54 @@ def _cell(line: StandingLine, key: str) -> str:
     return str(getattr(line, key))
 
 
+def _heading(key: str, words: Words) -> str:
+    return {
+        "matches": words.matches_column,
+        "wins": words.wins_column,
+        "win_rate": words.win_rate_column,
+        "points": words.points_column,
+        "rating": words.rating_column,
+    }[key]
+
+
 def leaderboard_image(
-    rows: Sequence[StandingLine], title: str = "Leaderboard", sort: str = "rating"
+    rows: Sequence[StandingLine],
+    title: str | None = None,
+    sort: str = "rating",
+    words: Words = ENGLISH,
 ) -> Image.Image:
     """The leaderboard picture; the column the page is sorted by is highlighted."""
     th = art.THEMES[Edition.CLASSIC]
     size = leaderboard_size(len(rows))
-    img = vertical_gradient(size, mix(th.felt, WHITE, 0.05), th.felt_edge).copy()
+    img = vertical_gradient(size, mix(th.felt, WHITE, 0.05), th.felt_edge)
     d = ImageDraw.Draw(img)
-    heading = name_text(title, 26, LEADERBOARD_WIDTH - 2 * MARGIN, fallback="Leaderboard")
-    text(d, (MARGIN, HEADER / 2), heading, 26, WHITE, anchor="lm")
-    hy = HEADER + COLUMNS_ROW / 2
-    text(d, (MARGIN + 4, hy), "#", 15, MUTED, anchor="lm", bold=False)
-    text(d, (NAME_X, hy), "Player", 15, MUTED, anchor="lm", bold=False)
-    for key, label, right in NUMBER_COLUMNS:
+    heading = player_name(title, words.leaderboard) if title else words.leaderboard
+    put_text(img, (MARGIN, 16, LEADERBOARD_WIDTH - MARGIN, HEADER - 16), heading, 24, WHITE)
+    hy0, hy1 = HEADER + 7, HEADER + COLUMNS_ROW - 7
+    put_text(img, (MARGIN + 4, hy0, NAME_X - 6, hy1), words.rank_column, 15, MUTED, bold=False)
+    put_text(
+        img, (NAME_X, hy0, NAME_X + NAME_WIDTH, hy1), words.player_column, 15, MUTED, bold=False
+    )
+    for key, left, right in NUMBER_COLUMNS:
         chosen = key == sort
-        text(d, (right, hy), label, 15, GOLD if chosen else MUTED, anchor="rm", bold=chosen)
+        put_text(
+            img,
+            (left, hy0, right, hy1),
+            _heading(key, words),
+            15,
+            GOLD if chosen else MUTED,
+            "right",
+            bold=chosen,
+        )
     top = HEADER + COLUMNS_ROW
     if not rows:
-        text(
-            d,
-            (LEADERBOARD_WIDTH / 2, top + EMPTY_HEIGHT / 2),
-            "No ranked players yet: finish a match to appear here.",
-            20,
+        put_text(
+            img,
+            (MARGIN, top + 20, LEADERBOARD_WIDTH - MARGIN, top + EMPTY_HEIGHT - 20),
+            words.no_ranked,
+            15,
             INK,
-            anchor="mm",
+            "center",
             bold=False,
         )
         return img
@@ -104,22 +138,47 @@ def leaderboard_image(
                 radius=10,
                 fill=band,
             )
-        rank_box = (MARGIN, y - 15, MARGIN + 48, y + 15)
+        rank_box = (MARGIN + 2, y - 13, MARGIN + 46, y + 13)
         if 1 <= line.rank <= len(MEDALS):
-            pill(d, rank_box, MEDALS[line.rank - 1])
-            text(d, (MARGIN + 24, y + 1), str(line.rank), 17, (40, 30, 0), anchor="mm")
+            medal = MEDALS[line.rank - 1]
+            paste(img, cached_pill((48, 30), medal), MARGIN, y - 15)
+            put_text(img, rank_box, str(line.rank), 16, (40, 30, 0), "center")
         else:
-            text(d, (MARGIN + 24, y + 1), str(line.rank), 17, INK, anchor="mm")
-        label = name_text(line.name, 20, NAME_WIDTH, fallback=f"Player {line.rank}")
-        text(d, (NAME_X, y), label, 20, INK, anchor="lm")
-        for key, _label, right in NUMBER_COLUMNS:
+            put_text(img, rank_box, str(line.rank), 16, INK, "center")
+        label = player_name(line.name, words.player_name(line.rank - 1))
+        put_text(img, (NAME_X, y - 14, NAME_X + NAME_WIDTH, y + 14), label, 20, INK)
+        for key, left, right in NUMBER_COLUMNS:
             chosen = key == sort
-            text(d, (right, y), _cell(line, key), 19, GOLD if chosen else INK, anchor="rm")
+            put_text(
+                img,
+                (left, y - 13, right, y + 13),
+                _cell(line, key),
+                18,
+                GOLD if chosen else INK,
+                "right",
+            )
     return img
 
 
+def _palette_source() -> Image.Image:
+    from .samples import sample_standings  # only on the first leaderboard
+
+    return stack([leaderboard_image(sample_standings(10)), leaderboard_image([])])
+
+
 def render_leaderboard(
-    rows: Sequence[StandingLine], title: str = "Leaderboard", sort: str = "rating"
+    rows: Sequence[StandingLine],
+    title: str | None = None,
+    sort: str = "rating",
+    *,
+    words: Words = ENGLISH,
 ) -> bytes:
     """The leaderboard page as PNG bytes."""
-    return encode_png(leaderboard_image(rows, title, sort))
+    return encode_png(leaderboard_image(rows, title, sort, words), leaderboard_palette())
+
+
+def leaderboard_palette() -> Image.Image:
+    """The fixed palette of the leaderboard pictures."""
+    return fixed_palette(
+        ("leaderboard",), _palette_source, (WHITE, (0, 0, 0), GOLD, *MEDALS, INK, MUTED)
+    )

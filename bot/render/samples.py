@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bot.engine.cards import Edition
 from bot.engine.match import ScoreView
 from bot.engine.snapshot import HandView, PublicView, SeatView
@@ -109,3 +111,32 @@ def sample_scores(players: int = 4, edition: Edition = Edition.CLASSIC) -> Score
         winners=(),
         active=tuple(True for _ in range(players)),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SampleLine:
+    """A leaderboard line (the fields storage's LeaderboardRow has)."""
+
+    rank: int
+    name: str
+    matches: int
+    wins: int
+    win_rate: float
+    points: int
+    rating: float
+
+
+def sample_standings(rows: int = 10) -> list[SampleLine]:
+    """A page of standings, best first."""
+    return [
+        SampleLine(
+            rank=i + 1,
+            name=SAMPLE_NAMES[i % len(SAMPLE_NAMES)],
+            matches=40 - i,
+            wins=20 - i,
+            win_rate=(20 - i) / (40 - i),
+            points=5000 - 321 * i,
+            rating=31.5 - 1.7 * i,
+        )
+        for i in range(rows)
+    ]

@@ -8,16 +8,30 @@ from bot.engine.cards import Edition
 from bot.engine.match import ScoreView
 
 from . import art
-from .art import GOLD, WHITE
-from .common import encode_png, fixed_palette, mix, name_text, pill, stack, text, vertical_gradient
+from .art import GOLD, RGB, WHITE
+from .common import (
+    cached_pill,
+    encode_png,
+    fixed_palette,
+    mix,
+    paste,
+    player_name,
+    put_text,
+    stack,
+    vertical_gradient,
+)
+from .words import ENGLISH, Words
 
 SCORES_WIDTH = 1000
 HEADER = 64
 ROW = 46
 MARGIN = 20
 CHART_BOX = (600, HEADER + 20, SCORES_WIDTH - MARGIN - 4, HEADER + 300)
+COLUMNS = (MARGIN + 34, 330, 420)  # name, round points, total
+NAME_WIDTH = 220
+BAR_RIGHT = 570
 # One line color per seat, apart from each other and from the felt.
-SERIES = (
+SERIES: tuple[RGB, ...] = (
     (255, 99, 71),
     (255, 215, 0),
     (80, 220, 100),
@@ -29,8 +43,9 @@ SERIES = (
     (210, 150, 90),
     (170, 215, 60),
 )
-INK = (245, 245, 245)
-MUTED = (150, 150, 150)
+INK: RGB = (245, 245, 245)
+HEADING: RGB = (220, 220, 220)
+MUTED: RGB = (150, 150, 150)
 
 
 def scores_size(players: int) -> tuple[int, int]:
@@ -44,7 +59,7 @@ def _order(view: ScoreView) -> list[int]:
     return sorted(range(len(view.names)), key=lambda s: (sign * view.totals[s], s))
 
 
-def _chart(d: ImageDraw.ImageDraw, view: ScoreView, panel: art.RGB) -> None:
+def _chart(img: Image.Image, d: ImageDraw.ImageDraw, view: ScoreView, panel: RGB) -> None:
     x0, y0, x1, y1 = CHART_BOX
     d.rounded_rectangle(
         (x0 - 14, y0 - 14, x1 + 14, y1 + 34),
@@ -67,14 +82,16 @@ def _chart(d: ImageDraw.ImageDraw, view: ScoreView, panel: art.RGB) -> None:
 
     d.line((x0 + 34, y0, x0 + 34, y1), fill=(220, 220, 220), width=2)
     d.line((x0 + 34, y1, x1, y1), fill=(220, 220, 220), width=2)
-    text(d, (x0 + 28, y1), "0", 13, INK, anchor="rm", bold=False)
+    put_text(img, (x0 - 14, y1 - 9, x0 + 30, y1 + 9), "0", 13, INK, "right", bold=False)
     if view.target:
         ty = at(0, view.target)[1]
         for dash in range(x0 + 36, x1, 14):
             d.line((dash, ty, min(dash + 7, x1), ty), fill=GOLD, width=2)
-        text(d, (x0 + 28, ty), str(view.target), 13, GOLD, anchor="rm")
-    for r in range(rounds + 1):
-        text(d, (at(r, 0)[0], y1 + 14), str(r), 13, INK, anchor="mm", bold=False)
+        put_text(img, (x0 - 14, ty - 9, x0 + 30, ty + 9), str(view.target), 13, GOLD, "right")
+    step = max(1, rounds // 20)  # a tick every round, or fewer on a long match
+    for r in range(0, rounds + 1, step):
+        x = at(r, 0)[0]
+        put_text(img, (x - 16, y1 + 5, x + 16, y1 + 23), str(r), 13, INK, "center", bold=False)
     for s in range(n):
         color = SERIES[s % len(SERIES)] if view.active[s] else MUTED
         pts = [at(r, series[r][s]) for r in range(rounds + 1)]
@@ -84,26 +101,56 @@ def _chart(d: ImageDraw.ImageDraw, view: ScoreView, panel: art.RGB) -> None:
             d.ellipse((px - 4, py - 4, px + 4, py + 4), fill=color)
 
 
-def scores_image(view: ScoreView) -> Image.Image:
+def _title(view: ScoreView, words: Words) -> str:
+    rounds = len(view.rounds)
+    parts = [words.scores_after.format(n=rounds) if rounds else words.scores]
+    if view.target:
+        parts.append(words.first_to.format(target=view.target))
+    if view.scoring == "lowest":
+        parts.append(words.lowest_wins)
+    return " · ".join(parts)
+
+
+def scores_image(view: ScoreView, words: Words = ENGLISH) -> Image.Image:
     """The scoreboard picture."""
     edition = Edition(view.edition)
     th = art.THEMES[edition]
     n = len(view.names)
     size = scores_size(n)
-    img = vertical_gradient(size, mix(th.felt, WHITE, 0.05), th.felt_edge).copy()
+    img = vertical_gradient(size, mix(th.felt, WHITE, 0.05), th.felt_edge)
     d = ImageDraw.Draw(img)
     rounds = len(view.rounds)
-    title = f"Scores after round {rounds}" if rounds else "Scores"
-    if view.target:
-        title += f" · first to {view.target}"
-    if view.scoring == "lowest":
-        title += " · lowest wins"
-    text(d, (MARGIN, HEADER / 2), title, 24, WHITE, anchor="lm")
-    cols = (MARGIN + 34, 330, 420)
+    put_text(img, (MARGIN, 12, SCORES_WIDTH - MARGIN, HEADER - 12), _title(view, words), 24, WHITE)
+    name_x, round_x, total_x = COLUMNS
     hy = HEADER + 18
-    text(d, (cols[0], hy), "Player", 15, (220, 220, 220), anchor="lm", bold=False)
-    text(d, (cols[1], hy), "round" if rounds else "", 15, (220, 220, 220), anchor="mm", bold=False)
-    text(d, (cols[2] + 60, hy), "total", 15, (220, 220, 220), anchor="mm", bold=False)
+    heading = (hy - 10, hy + 10)
+    put_text(
+        img,
+        (name_x, heading[0], name_x + NAME_WIDTH, heading[1]),
+        words.player_column,
+        15,
+        HEADING,
+        bold=False,
+    )
+    if rounds:
+        put_text(
+            img,
+            (round_x - 44, heading[0], round_x + 44, heading[1]),
+            words.round_column,
+            15,
+            HEADING,
+            "center",
+            bold=False,
+        )
+    put_text(
+        img,
+        (total_x, heading[0], total_x + 120, heading[1]),
+        words.total_column,
+        15,
+        HEADING,
+        "center",
+        bold=False,
+    )
     last = view.rounds[-1] if view.rounds else ()
     last_winner = view.round_winners[-1] if view.round_winners else None
     for row, s in enumerate(_order(view)):
@@ -119,36 +166,40 @@ def scores_image(view: ScoreView) -> Image.Image:
         ink = INK if active else MUTED
         color = SERIES[s % len(SERIES)] if active else MUTED
         d.ellipse((MARGIN + 4, y - 9, MARGIN + 22, y + 9), fill=color, outline=WHITE, width=2)
-        label = name_text(view.names[s], 19, 220, fallback=f"Player {s + 1}")
-        text(d, (cols[0], y), label, 19, ink, anchor="lm")
+        label = player_name(view.names[s], words.player_name(s))
+        drawn = put_text(img, (name_x, y - 13, name_x + NAME_WIDTH, y + 13), label, 18, ink)
         if winner:
-            d.polygon(
-                art.star_points(cols[0] + art.font(19).getlength(label) + 16, y, 11),
-                fill=GOLD,
-                outline=(90, 60, 0),
-            )
+            d.polygon(art.star_points(drawn[2] + 14, y, 11), fill=GOLD, outline=(90, 60, 0))
         if not active:
-            text(d, (cols[1] + 40, y), "left", 14, MUTED, anchor="lm", bold=False)
+            put_text(
+                img, (round_x + 38, y - 10, total_x + 10, y + 10), words.left, 13, MUTED, bold=False
+            )
         if last:
             points = last[s] if s < len(last) else 0
             mark = f"+{points}" if points else "·"
-            tag = (cols[1] - 34, y - 13, cols[1] + 34, y + 13)
             if s == last_winner and points:
-                pill(d, tag, GOLD)
-                text(d, (cols[1], y + 1), mark, 16, (40, 30, 0), anchor="mm")
+                paste(img, cached_pill((68, 26), GOLD), round_x - 34, y - 13)
+                put_text(
+                    img,
+                    (round_x - 32, y - 12, round_x + 32, y + 12),
+                    mark,
+                    16,
+                    (40, 30, 0),
+                    "center",
+                )
             else:
-                text(d, (cols[1], y + 1), mark, 16, ink, anchor="mm")
+                put_text(img, (round_x - 34, y - 12, round_x + 34, y + 12), mark, 16, ink, "center")
         total = view.totals[s] if s < len(view.totals) else 0
-        text(d, (cols[2] + 60, y), str(total), 21, ink, anchor="rm")
+        put_text(img, (total_x - 10, y - 13, total_x + 60, y + 13), str(total), 20, ink, "right")
         if view.target:
-            bx0, bx1 = cols[2] + 74, 570
+            bx0, bx1 = total_x + 74, BAR_RIGHT
             d.rounded_rectangle(
                 (bx0, y - 6, bx1, y + 6), radius=6, fill=mix(th.felt_edge, (0, 0, 0), 0.5)
             )
-            fill_w = (bx1 - bx0) * min(1.0, total / view.target)
+            fill_w = (bx1 - bx0) * min(1.0, max(0, total) / view.target)
             if fill_w >= 6:
                 d.rounded_rectangle((bx0, y - 6, bx0 + fill_w, y + 6), radius=6, fill=color)
-    _chart(d, view, mix(th.felt_edge, (0, 0, 0), 0.35))
+    _chart(img, d, view, mix(th.felt_edge, (0, 0, 0), 0.35))
     return img
 
 
@@ -158,13 +209,16 @@ def _palette_source(edition: Edition) -> Image.Image:
     return stack([scores_image(sample_scores(n, edition)) for n in (10, 3)])
 
 
-def render_scores(view: ScoreView) -> bytes:
-    """The scoreboard as PNG bytes."""
-    edition = Edition(view.edition)
+def scores_palette(edition: Edition) -> Image.Image:
+    """The fixed palette of an edition's scoreboards."""
     th = art.THEMES[edition]
-    palette = fixed_palette(
+    return fixed_palette(
         ("scores", edition),
         lambda: _palette_source(edition),
         (WHITE, (0, 0, 0), GOLD, *SERIES, MUTED, th.accent),
     )
-    return encode_png(scores_image(view), palette)
+
+
+def render_scores(view: ScoreView, *, words: Words = ENGLISH) -> bytes:
+    """The scoreboard as PNG bytes."""
+    return encode_png(scores_image(view, words), scores_palette(Edition(view.edition)))

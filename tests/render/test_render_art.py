@@ -1,12 +1,20 @@
-"""Card art: every face of every edition, the backs, the font and names the font lacks."""
+"""Card art: every face of every edition, the backs, the fonts and names the fonts lack."""
 
 from __future__ import annotations
 
+import fnmatch
+import tomllib
+from importlib.resources import files
+from pathlib import Path
+
 import pytest
+from PIL import ImageFont
 
 from bot.engine.cards import CODES, WILD_NAMES, Edition, edition_deck
-from bot.render import art
-from bot.render.common import name_text
+from bot.render import art, fonts
+from bot.render.common import player_name
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("edition", list(Edition))
@@ -17,12 +25,16 @@ def test_every_card_of_the_edition_has_a_face_and_a_back(edition: Edition) -> No
         img = art.card_image(code, edition, 60)
         assert img.size == art.card_size(60) and img.mode == "RGBA"
         assert img.getchannel("A").getextrema() == (0, 255)
+        for width in art.STORE_WIDTHS:
+            face = art.card_face(code, edition, width)
+            assert face.size == art.sprite_size(width) == art.card_mask(width).size
+            assert face.mode == "P"
 
 
 def test_special_wilds_differ_from_each_other_and_editions_differ_by_back() -> None:
-    faces = {art.card_image(w, Edition.MARIO, 60).tobytes() for w in WILD_NAMES}
+    faces = {art.card_face(w, Edition.MARIO, 60).tobytes() for w in WILD_NAMES}
     assert len(faces) == len(WILD_NAMES)
-    backs = {art.card_image(art.BACK, e, 60).tobytes() for e in Edition}
+    backs = {art.card_face(art.BACK, e, 60).convert("RGB").tobytes() for e in Edition}
     assert len(backs) == len(Edition)
 
 
@@ -40,12 +52,29 @@ def test_colors_carry_distinct_color_blind_marks() -> None:
 
 def test_unknown_card_code_is_refused() -> None:
     with pytest.raises(KeyError):
+        art.card_face("purple-3", Edition.CLASSIC, 84)
+    with pytest.raises(KeyError):
         art.card_image("purple-3", Edition.CLASSIC, 60)
 
 
-def test_font_ships_with_its_licence() -> None:
-    assert art.FONT_REGULAR.is_file() and art.FONT_BOLD.is_file()
-    assert (art.ART_DIR / "LICENSE-DejaVu.txt").is_file()
+def test_fonts_load_from_the_package_with_their_licence() -> None:
+    folder = files("bot.render") / "card_art"
+    for name in (*fonts.FONT_FILES.values(), fonts.LICENSE_FILE):
+        assert (folder / name).is_file()
+    for bold in (True, False):
+        face = ImageFont.truetype(fonts.font_path(bold), 20)
+        assert face.getname()[0] == "DejaVu Sans"
+
+
+def test_the_package_data_spec_ships_the_fonts() -> None:
+    """A non-editable install gets card_art/: pyproject declares every file of it."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    patterns = config["package-data"]["bot.render"]
+    folder = ROOT / "bot" / "render" / "card_art"
+    shipped = sorted(p.name for p in folder.iterdir())
+    assert {*fonts.FONT_FILES.values(), fonts.LICENSE_FILE} <= set(shipped)
+    for name in shipped:
+        assert any(fnmatch.fnmatch(f"card_art/{name}", p) for p in patterns), name
 
 
 @pytest.mark.parametrize(
@@ -62,11 +91,15 @@ def test_font_ships_with_its_licence() -> None:
     ],
 )
 def test_names_keep_what_the_font_has_and_degrade_the_rest(name: str, expected: str) -> None:
-    assert art.safe_text(name) == expected
+    assert fonts.safe_text(name) == expected
 
 
-def test_unreadable_or_long_names_fall_back_and_fit() -> None:
-    assert name_text("🎉🎉", 20, 200, fallback="Player 3") == "Player 3"
-    assert name_text("", 20, 200) == "Player"
-    long = name_text("A" * 200, 20, 150)
-    assert long.endswith("…") and art.font(20).getlength(long) <= 150
+def test_unreadable_names_fall_back_and_long_ones_fit() -> None:
+    assert player_name("🎉🎉", "Player 3") == "Player 3"
+    assert player_name("", "Player 1") == "Player 1"
+    text, size = fonts.fit_text("A" * 200, 20, 150, 30)
+    assert text.endswith("…") and fonts.font(size).getlength(text) <= 150
+    assert size == 17  # cut at 85% of its size, not shrunk to nothing
+    assert fonts.fit_text("Round 2", 20, 300, 30) == ("Round 2", 20)
+    whole, smaller = fonts.fit_text("Zugrichtung gegen den Uhrzeigersinn", 16, 290, 24)
+    assert whole == "Zugrichtung gegen den Uhrzeigersinn" and smaller == 13

@@ -1,0 +1,103 @@
+"""The renderer's caches: each has a bound, all of them together stay within a few tens of MiB."""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import replace
+
+from PIL import Image
+
+from bot.engine.cards import COLORS, Edition
+from bot.render import (
+    art,
+    cache_report,
+    cache_totals,
+    render_hand,
+    render_leaderboard,
+    render_scores,
+    render_table,
+    warm_up,
+)
+from bot.render.cache import RENDER_BUDGET, BoundedCache, clear_caches, image_bytes
+from bot.render.samples import sample_hand, sample_scores, sample_standings, sample_table
+from bot.render.table import PILE_ANGLES
+
+MIB = 1024 * 1024
+
+
+def test_a_cache_drops_its_least_recently_used_entries_past_its_bounds() -> None:
+    cache: BoundedCache[str, Image.Image] = BoundedCache("test lru", 3, 3000, image_bytes)
+    tiles = {k: Image.new("L", (10, 100)) for k in "abcde"}  # 1,000 bytes each
+    for key in "abc":
+        cache.put(key, tiles[key])
+    assert cache.get("a") is tiles["a"]  # now the most recent
+    cache.put("d", tiles["d"])
+    assert cache.get("b") is None and cache.get("a") is not None
+    assert cache.stats().entries == 3 and cache.stats().bytes == 3000
+    assert cache.put("big", Image.new("L", (100, 100))).size == (100, 100)  # returned, not kept
+    assert cache.get("big") is None and cache.stats().bytes <= 3000
+    made = cache.get_or_make("e", lambda: tiles["e"])
+    assert made is tiles["e"] and cache.get_or_make("e", lambda: tiles["a"]) is tiles["e"]
+    cache.clear()
+    assert cache.stats().entries == 0 and cache.stats().bytes == 0
+    del cache_report_registry()["test lru"]
+
+
+def cache_report_registry() -> dict[str, object]:
+    from bot.render import cache as module
+
+    return module._REGISTRY  # type: ignore[return-value]
+
+
+def test_every_picture_of_every_edition_stays_within_the_bounds() -> None:
+    clear_caches()
+    rng = random.Random(5)
+    for edition in Edition:
+        for code in (*art.edition_cards(edition), art.BACK):
+            for width in art.STORE_WIDTHS:
+                canvas = Image.new("RGB", art.sprite_size(width))
+                art.paste_card(canvas, code, edition, width, canvas.width / 2, canvas.height / 2)
+                if width == art.PILE_WIDTH:  # the discard pile's tilted cards
+                    angle = rng.choice(PILE_ANGLES)
+                    art.paste_card(canvas, code, edition, width, 40, 60, angle)
+                art.card_face(code, edition, width, dim=True)
+        for players in range(2, 11):
+            for color in (COLORS[players % 4], None):
+                view = sample_table(players, edition, color)
+                seats = tuple(replace(s, name=f"{s.name} {rng.random()}") for s in view.seats)
+                render_table(replace(view, seats=seats, draw_pile=rng.randint(0, 90)))
+        for cards in range(1, 61):
+            render_hand(replace(sample_hand(cards, edition), name=f"player {rng.random()}"))
+        for players in range(2, 11):
+            render_scores(sample_scores(players, edition))
+        render_leaderboard(sample_standings(25), f"{edition.value} season", "wins")
+        render_leaderboard([], None)
+    report = cache_report()
+    for stats in report.values():
+        assert stats.entries <= stats.max_entries, stats
+        assert stats.bytes <= stats.max_bytes, stats
+    # The card sprites hold every card of every edition: nothing evicted, none drawn twice.
+    cards = sum(len(art.edition_cards(e)) + 1 for e in Edition)
+    assert report["card sprites"].entries == cards
+    totals = cache_totals()
+    assert totals.bytes <= totals.max_bytes <= RENDER_BUDGET <= 32 * MIB
+    assert totals.bytes > 10 * MIB  # the caches are used, and counted
+
+
+def test_warm_up_builds_only_the_editions_asked_for_and_runs_beside_renders() -> None:
+    clear_caches()
+    warm_up(editions=[Edition.SONIC])
+    palettes = cache_report()["palettes"].entries
+    assert palettes == 4  # table, hand and scoreboard of Sonic, and the leaderboard's
+    warm_up(editions=["sonic"])
+    assert cache_report()["palettes"].entries == palettes
+    expected = [render_table(sample_table(n, Edition.MARIO)) for n in (3, 7)]
+    clear_caches()
+    worker = threading.Thread(target=warm_up)
+    worker.start()
+    got = [render_table(sample_table(n, Edition.MARIO)) for n in (3, 7)]
+    worker.join()
+    assert got == expected
+    assert cache_report()["palettes"].entries == 10
+    assert cache_totals().bytes < 16 * MIB
