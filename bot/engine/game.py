@@ -1,18 +1,19 @@
-"""One round of UNO as a state machine: the deal, the first card, turns, penalties and UNO calls.
+"""One round of UNO as a state machine: the deal, the first card, turns and UNO calls.
 
-Every rule of ``shared/rules/RULINGS.md`` lives here. Actions are validated completely before
-anything changes, so a rejected action (``RuleError``) leaves the round untouched. Each applied
-action appends events (plain dicts with a ``type``) to ``self.events``; they are the game's record.
+docs/rules.md states the rules. Pending penalties (accept, challenge, bounce, stacking) live in
+``penalties``, the other house-rule effects in ``house_effects``, saving in ``saving``. Actions
+are validated completely before anything changes, so a rejected action (``RuleError``) leaves the
+round untouched. Each applied action appends events (plain dicts with a ``type``) to
+``self.events``; they are the game's record.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from enum import IntEnum
 from typing import Any
 
-from . import errors
+from . import errors, house_effects, penalties, saving
 from .cards import (
     CARD_COLOR,
     CARD_KINDS,
@@ -28,11 +29,49 @@ from .cards import (
     SKIP,
     WILD_CUSTOM,
     WILD_DRAW4,
-    WILD_SUPER_STAR,
-    WILD_VICTORY_LAP,
     Edition,
     shuffle,
 )
+from .house import OFFICIAL, HouseRules
+from .phase import (
+    ANSWER_TWO,
+    AWAITING,
+    COLOR,
+    CUSTOM,
+    CUSTOM_SWAP,
+    DRAW_FOUR,
+    DRAW_TWO,
+    DRAWN,
+    EFFECT,
+    LAP,
+    OVER,
+    PLAIN,
+    RESPOND,
+    ROTATE,
+    SKIP_NEXT,
+    SWAP,
+    TURN,
+    TURN_BACK,
+    Phase,
+    effect_table,
+)
+
+__all__ = [
+    "AWAITING",
+    "COLOR",
+    "CUSTOM",
+    "CUSTOM_SWAP",
+    "DRAWN",
+    "EFFECT",
+    "MATCHES",
+    "OVER",
+    "RESPOND",
+    "TURN",
+    "Action",
+    "Event",
+    "Game",
+    "Phase",
+]
 
 HAND_SIZE = 7
 MIN_PLAYERS = 2
@@ -40,32 +79,6 @@ MAX_PLAYERS = 10
 
 Event = dict[str, Any]
 
-
-class Phase(IntEnum):
-    """What the round waits for."""
-
-    TURN = 0  # play or draw
-    DRAWN = 1  # play the card just drawn, or pass
-    RESPOND = 2  # the target of a draw2 or wild-draw4 answers
-    COLOR = 3  # name the color of a wild card turned up first
-    OVER = 4
-
-
-AWAITING: tuple[str, ...] = ("turn", "drawn", "respond", "color", "round_over")
-TURN, DRAWN, RESPOND, COLOR, OVER = Phase.TURN, Phase.DRAWN, Phase.RESPOND, Phase.COLOR, Phase.OVER
-
-# What a played card does, looked up once per play instead of a chain of comparisons.
-PLAIN, SKIP_NEXT, TURN_BACK, DRAW_TWO, DRAW_FOUR, LAP = range(6)
-EFFECT: tuple[int, ...] = tuple(
-    DRAW_FOUR
-    if card == WILD_DRAW4
-    else LAP
-    if card == WILD_VICTORY_LAP
-    else PLAIN
-    if IS_WILD[card] or CARD_RANK[card] < 10
-    else {SKIP: SKIP_NEXT, REVERSE: TURN_BACK, DRAW2: DRAW_TWO}[CARD_RANK[card]]
-    for card in range(CARD_KINDS)
-)
 
 # MATCHES[color * CARD_KINDS + top][card]: may ``card`` go on ``top`` with ``color`` in force.
 MATCHES: tuple[tuple[bool, ...], ...] = tuple(
@@ -87,7 +100,7 @@ class Action:
     card: int | None = None
     color: int | None = None
     uno: bool = False
-    target: int | None = None
+    target: int | None = None  # whom to catch, or whom a 7 (seven_o) or swap_hands swaps with
 
 
 class Game:
@@ -104,18 +117,24 @@ class Game:
         "draw_pile",
         "drawn",
         "edition",
+        "effects",
         "events",
         "exposed",
         "hands",
+        "house",
         "house_rule",
         "n",
+        "penalty",
         "pending_card",
         "pending_from",
         "pending_hand",
         "pending_legal",
         "phase",
+        "plain_draw",
+        "plain_play",
         "players",
         "points",
+        "restrict",
         "rng",
         "winner",
     )
@@ -129,6 +148,7 @@ class Game:
         rng: random.Random,
         active: list[bool] | None = None,
         house_rule: str = "",
+        house: HouseRules | None = None,
     ) -> None:
         """Deal from ``deck`` (index 0 is the top) and turn up the first card."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -144,6 +164,7 @@ class Game:
         self.dealer = dealer
         self.rng = rng
         self.house_rule = house_rule
+        self.configure(house or OFFICIAL)
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.draw_pile: list[int] = deck[::-1]  # top at the end, so drawing is pop()
         self.discard: list[int] = []
@@ -158,10 +179,21 @@ class Game:
         self.pending_from = -1
         self.pending_legal = True
         self.pending_hand: list[int] = []
+        self.penalty = 0
         self.winner = -1
         self.points: list[int] | None = None
         self.events: list[Event] = []
         self._deal()
+
+    def configure(self, house: HouseRules) -> None:
+        """Set the house rules and the lookups derived from them (at the deal or a restore)."""
+        self.house = house
+        self.effects = effect_table(self.edition, house)
+        # Plays and draws take the slower, checking paths only when an option needs them.
+        self.restrict = house.wd4_strict or house.no_action_finish
+        self.plain_draw = not (house.must_play or house.draw_until_playable or house.wd4_strict)
+        # Every matching card may be played and none names a seat: the policies' fast path.
+        self.plain_play = not self.restrict and max(self.effects) < SWAP
 
     # ----- seats -----
 
@@ -177,6 +209,10 @@ class Game:
             seat = (seat + step) % n
         return seat
 
+    def swap_targets(self, seat: int) -> list[int]:
+        """The seats ``seat`` may name to swap hands with: every other active seat."""
+        return [s for s in range(self.n) if s != seat and self.active[s]]
+
     # ----- the deal and the first card -----
 
     def _deal(self) -> None:
@@ -187,12 +223,13 @@ class Game:
         for _ in range(self.players):
             seat = self.next_seat(seat)
             order.append(seat)
-        if len(pile) < HAND_SIZE * self.players + 1:
+        size = self.house.hand_size
+        if len(pile) < size * self.players + 1:
             raise ValueError("the deck is too small to deal")
-        for _ in range(HAND_SIZE):
+        for _ in range(size):
             for seat in order:
                 hands[seat].append(pile.pop())
-        self.events.append({"type": "deal", "dealer": self.dealer, "cards": HAND_SIZE})
+        self.events.append({"type": "deal", "dealer": self.dealer, "cards": size})
         self._turn_up_first()
 
     def _turn_up_first(self) -> None:
@@ -201,14 +238,14 @@ class Game:
         events = self.events
         left = self.next_seat(self.dealer)
         card = pile.pop()
+        # When no card left in the pile could ever start (a huge deal), the one turned up stays,
+        # and a wild card among them only waits for its color.
         if self.edition is Edition.SONIC:
-            while not IS_NUMBER[card]:
+            while not IS_NUMBER[card] and any(IS_NUMBER[c] for c in pile):
                 discard.append(card)
                 events.append({"type": "first_card", "card": CODES[card], "effect": "ignored"})
-                if not pile:
-                    self._reshuffle()
                 card = pile.pop()
-        else:
+        elif card == WILD_DRAW4 and any(c != WILD_DRAW4 for c in pile):
             while card == WILD_DRAW4:
                 pile.insert(self.rng.randrange(len(pile) + 1), card)
                 events.append({"type": "first_card", "card": CODES[card], "effect": "returned"})
@@ -218,8 +255,11 @@ class Game:
         rank = CARD_RANK[card]
         events.append({"type": "first_card", "card": CODES[card], "effect": "starts"})
         self.current = left
+        # A first 7, 0 or Wild Customizable is only its plain self: no swap, pass or effect.
         if IS_WILD[card]:
             self.phase = Phase.COLOR
+        elif self.edition is Edition.SONIC:
+            return  # an action card that could not be covered: its effect is ignored
         elif rank == DRAW2:
             self._draw(left, 2, "draw2")
             events.append({"type": "skip", "seat": left})
@@ -281,44 +321,72 @@ class Game:
             return IS_WILD[card]
         return MATCHES[self.color * CARD_KINDS + self.discard[-1]][card]
 
+    def needs_target(self, card: int) -> bool:
+        """Does a play of ``card`` name a seat to swap with (unless it is the last card)."""
+        return self.effects[card] >= SWAP
+
     def playable(self, seat: int) -> list[int]:
-        """The cards ``seat`` could play right now (with repeats, in hand order)."""
+        """The cards ``seat`` may play right now (with repeats, in hand order): on its turn,
+        the cards that match and that no option forbids, the answers to a pending penalty, or
+        the drawn card; out of turn, the identical cards it may jump in with."""
         if seat != self.current:
-            return []
+            return house_effects.jump_in_cards(self, seat) if self.house.jump_in else []
         phase = self.phase
         if phase is TURN:
             mask = MATCHES[self.color * CARD_KINDS + self.discard[-1]]
-            return [c for c in self.hands[seat] if mask[c]]
+            cards = [c for c in self.hands[seat] if mask[c]]
+            if self.restrict:
+                return [c for c in cards if house_effects.allowed(self, seat, c)]
+            return cards
         if phase is Phase.DRAWN:
             return [self.drawn]
         if phase is Phase.RESPOND:
-            return [c for c in self.hands[seat] if c == WILD_SUPER_STAR]
+            return penalties.answers(self, seat)
         return []
 
-    def legal_actions(self) -> list[Action]:
-        """Every turn action the awaited seat may take (wild plays once per color)."""
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every turn action ``seat`` may take now (the awaited seat by default): wild plays
+        once per color, swaps once per seat; for another seat, its jump-ins."""
         phase = self.phase
-        seat = self.current
         if phase is Phase.OVER:
             return []
+        if seat is not None and seat != self.current:
+            if not self.house.jump_in or not 0 <= seat < self.n:
+                return []
+            return self._play_actions(seat, house_effects.jump_in_cards(self, seat))
+        seat = self.current
         if phase is Phase.COLOR:
             return [Action(seat, "choose_color", color=c) for c in range(4)]
+        cards = self.playable(seat)
+        actions = self._play_actions(seat, cards)
+        house = self.house
+        if phase is TURN:
+            if not (house.must_play and cards):
+                actions.append(Action(seat, "draw"))
+        elif phase is Phase.DRAWN:
+            if not house.must_play:
+                actions.append(Action(seat, "pass"))
+        else:
+            actions.append(Action(seat, "accept"))
+            if self.pending_card == WILD_DRAW4 and not house.wd4_strict:
+                actions.append(Action(seat, "challenge"))
+        return actions
+
+    def _play_actions(self, seat: int, cards: list[int]) -> list[Action]:
+        """One play per card, per named color for wild cards and per seat for swaps."""
         actions: list[Action] = []
         hand = self.hands[seat]
         calls = len(hand) == 2
-        for card in dict.fromkeys(self.playable(seat)):
-            if IS_WILD[card]:
-                actions += [Action(seat, "play", card, c, calls) for c in range(4)]
-            else:
-                actions.append(Action(seat, "play", card, None, calls))
-        if phase is Phase.TURN:
-            actions.append(Action(seat, "draw"))
-        elif phase is Phase.DRAWN:
-            actions.append(Action(seat, "pass"))
-        else:
-            actions.append(Action(seat, "accept"))
-            if self.pending_card == WILD_DRAW4:
-                actions.append(Action(seat, "challenge"))
+        targets: list[int | None] = [None]
+        if len(hand) > 1 and any(self.effects[c] >= SWAP for c in cards):
+            targets = list(self.swap_targets(seat))
+        for card in dict.fromkeys(cards):
+            aims = targets if self.effects[card] >= SWAP else [None]
+            for target in aims:
+                if IS_WILD[card]:
+                    actions += [Action(seat, "play", card, c, calls, target) for c in range(4)]
+                else:
+                    actions.append(Action(seat, "play", card, None, calls, target))
         return actions
 
     def catchable(self) -> int:
@@ -335,7 +403,8 @@ class Game:
     # ----- actions -----
 
     def apply(self, action: Action) -> list[Event]:
-        """Apply one action; returns its events, or raises RuleError with nothing changed."""
+        """Apply one action; returns its events (empty for a catch or UNO call that changes
+        nothing), or raises RuleError with nothing changed."""
         start = len(self.events)
         do = action.do
         seat = action.seat
@@ -346,7 +415,7 @@ class Game:
         if do == "play":
             if action.card is None:
                 raise errors.bad_action("Say which card to play.")
-            self.play(seat, action.card, action.color, action.uno)
+            self.play(seat, action.card, action.color, action.uno, action.target)
         elif do == "draw":
             self.draw(seat)
         elif do == "pass":
@@ -380,11 +449,32 @@ class Game:
         if self.exposed != seat:
             self.exposed = -1
 
-    def play(self, seat: int, card: int, color: int | None = None, uno: bool = False) -> None:
-        """Play ``card``; ``color`` names the color for wild cards; ``uno`` calls UNO with it."""
+    def valid_target(self, seat: int, target: int | None) -> bool:
+        """Is ``target`` a seat that ``seat`` may swap hands with."""
+        return (
+            target is not None and 0 <= target < self.n and target != seat and self.active[target]
+        )
+
+    def play(
+        self,
+        seat: int,
+        card: int,
+        color: int | None = None,
+        uno: bool = False,
+        target: int | None = None,
+    ) -> None:
+        """Play ``card``; ``color`` names the color for wild cards; ``uno`` calls UNO with it;
+        ``target`` names the seat a 7 (seven_o) or a swap_hands Wild Customizable swaps with.
+        By a seat that is not awaited, while jump_in is on, it is a jump-in."""
         phase = self.phase
         if seat != self.current or phase is OVER:
-            self._check_turn(seat)
+            if phase is TURN and self.house.jump_in and 0 <= seat < self.n:
+                house_effects.check_jump_in(self, seat, card, target)
+                # Valid: the jumper's turn replaces the current one (the checks below pass).
+                self.events.append({"type": "jump_in", "seat": seat, "turn_of": self.current})
+                self.current = seat
+            else:
+                self._check_turn(seat)
         hand = self.hands[seat]
         # Validate everything before changing anything (the checks run in the contract's order).
         if phase is TURN:
@@ -392,25 +482,24 @@ class Game:
                 raise errors.not_in_hand()
             if not MATCHES[self.color * CARD_KINDS + self.discard[-1]][card]:
                 raise errors.cannot_play()
+            if self.restrict and not house_effects.allowed(self, seat, card):
+                raise house_effects.forbidden(self, seat, card)
         elif phase is DRAWN:
             if card not in hand:
                 raise errors.not_in_hand()
             if card != self.drawn:
                 raise errors.wrong_card()
         elif phase is RESPOND:
-            if card != WILD_SUPER_STAR:
-                raise errors.not_allowed(
-                    "Accept the penalty"
-                    + (", challenge it" if self.pending_card == WILD_DRAW4 else "")
-                    + (" or bounce it with a Super Star." if self.edition is Edition.MARIO else ".")
-                )
-            if card not in hand:
-                raise errors.not_in_hand()
+            penalties.play_answer(self, seat, card, color, uno)
+            return
         else:
             raise errors.not_allowed("First choose the color of the card turned up.")
         wild = IS_WILD[card]
         if wild and (color is None or not 0 <= color < 4) and len(hand) > 1:
             raise errors.bad_color()
+        effect = self.effects[card]
+        if effect >= SWAP and len(hand) > 1 and not self.valid_target(seat, target):
+            raise errors.bad_action("Name another player to swap hands with.")
         # Valid: from here on the round changes.
         if self.exposed != seat:
             self.exposed = -1
@@ -423,7 +512,7 @@ class Game:
                 self.color = color
             event: Event = {"type": "play", "seat": seat, "card": CODES[card]}
             event["color"] = COLORS[self.color]
-            if card == WILD_CUSTOM and self.house_rule:
+            if card == WILD_CUSTOM and self.house_rule and effect == PLAIN:
                 event["house_rule"] = self.house_rule
         else:
             self.color = CARD_COLOR[card]
@@ -433,24 +522,22 @@ class Game:
             self.called[seat] = uno
             if not uno:
                 self.exposed = seat
-        if phase is RESPOND:
-            self._bounce(seat, hand, event, uno)
-            return
         events.append(event)
         if len(hand) == 1 and uno:
             events.append({"type": "uno", "seat": seat})
-        effect = EFFECT[card]
         n = self.n
         nxt = (seat + self.direction) % n if self.players == n else self.next_seat(seat)
         if not hand:
             # The last card's draws still happen, with no challenge and no bounce.
-            if effect == DRAW_TWO:
+            if effect in (DRAW_TWO, ANSWER_TWO):
                 self._draw(nxt, 2, "draw2")
             elif effect == DRAW_FOUR:
                 self._draw(nxt, 4, "draw4")
             elif effect == LAP:
-                self._victory_lap(seat)
-            self._win(seat)
+                self.draw_round(seat, "victory_lap")
+            elif effect >= ROTATE:
+                house_effects.last_card(self, seat, effect, nxt)
+            self.win(seat)
             return
         self.phase = TURN
         if effect == PLAIN:
@@ -459,62 +546,38 @@ class Game:
             events.append({"type": "skip", "seat": nxt})
             self.current = self.next_seat(nxt)
         elif effect == TURN_BACK:
+            self.direction = -self.direction
+            events.append({"type": "reverse", "direction": self.direction})
             if self.players == 2:
+                # With two players a Reverse also acts as a Skip: the same player goes again.
                 events.append({"type": "skip", "seat": nxt})
                 self.current = seat
             else:
-                self.direction = -self.direction
-                events.append({"type": "reverse", "direction": self.direction})
                 self.current = self.next_seat(seat)
         elif effect == DRAW_TWO:
-            if self.edition is Edition.MARIO:
-                self._await_response(seat, nxt, card, True)
-            else:
-                self._draw(nxt, 2, "draw2")
-                events.append({"type": "skip", "seat": nxt})
-                self.current = self.next_seat(nxt)
+            self._draw(nxt, 2, "draw2")
+            events.append({"type": "skip", "seat": nxt})
+            self.current = self.next_seat(nxt)
+        elif effect == ANSWER_TWO:
+            penalties.await_answer(self, seat, nxt, card, True, 2)
         elif effect == DRAW_FOUR:
-            self._await_response(seat, nxt, card, self._draw4_legal(hand, prev_color))
-        else:  # wild-victory-lap
-            self._victory_lap(seat)
+            legal = penalties.draw4_legal(self.edition, hand, prev_color)
+            penalties.await_answer(self, seat, nxt, card, legal, 4)
+        elif effect == LAP:
+            self.draw_round(seat, "victory_lap")
             self.current = nxt
+        else:
+            house_effects.resolve(self, seat, effect, nxt, target)
 
-    def _bounce(self, seat: int, hand: list[int], event: Event, uno: bool) -> None:
-        """A Super Star played by the target sends the penalty back to whoever played it."""
-        event["type"] = "bounce"
-        event["target"] = self.pending_from
-        self.events.append(event)
-        if len(hand) == 1 and uno:
-            self.events.append({"type": "uno", "seat": seat})
-        penalty = 4 if self.pending_card == WILD_DRAW4 else 2
-        if self.active[self.pending_from]:  # a penalty's author who left draws nothing
-            self._draw(self.pending_from, penalty, "bounce")
-        self._end_response()
-        if not hand:
-            self._win(seat)
-            return
-        self.current = self.next_seat(seat)
-
-    def _draw4_legal(self, hand: list[int], prev_color: int) -> bool:
-        if self.edition is Edition.SONIC:
-            return not any(CARD_COLOR[c] == prev_color or IS_WILD[c] for c in hand)
-        return not any(CARD_COLOR[c] == prev_color for c in hand)
-
-    def _await_response(self, seat: int, target: int, card: int, legal: bool) -> None:
-        self.phase = Phase.RESPOND
-        self.current = target
-        self.pending_card = card
-        self.pending_from = seat
-        self.pending_legal = legal
-        self.pending_hand = list(self.hands[seat]) if card == WILD_DRAW4 else []
-
-    def _victory_lap(self, seat: int) -> None:
+    def draw_round(self, seat: int, reason: str) -> None:
+        """Every other player draws one card, in turn order from the next player."""
         other = self.next_seat(seat)
         while other != seat:
-            self._draw(other, 1, "victory_lap")
+            self._draw(other, 1, reason)
             other = self.next_seat(other)
 
-    def _win(self, seat: int) -> None:
+    def win(self, seat: int) -> None:
+        """``seat`` went out: the round is over and scored."""
         self.phase = Phase.OVER
         self.winner = seat
         self.current = -1
@@ -533,6 +596,9 @@ class Game:
                 if self.phase is Phase.DRAWN
                 else "You cannot draw now."
             )
+        if not self.plain_draw:
+            house_effects.draw(self, seat)
+            return
         if self.exposed != seat:
             self.exposed = -1
         if self._draw(seat, 1, "draw") and self.can_play(self.hands[seat][-1]):
@@ -546,6 +612,8 @@ class Game:
         self._check_turn(seat)
         if self.phase is not Phase.DRAWN:
             raise errors.not_allowed("You can only pass after drawing a playable card.")
+        if self.house.must_play:
+            raise errors.not_allowed("At this table a playable drawn card must be played.")
         self._close_window(seat)
         self.phase = Phase.TURN
         self.drawn = -1
@@ -553,48 +621,20 @@ class Game:
         self.current = self.next_seat(seat)
 
     def accept(self, seat: int) -> None:
-        """Take the pending draw2 or wild-draw4 penalty and lose the turn."""
-        self._check_turn(seat)
-        if self.phase is not Phase.RESPOND:
-            raise errors.not_allowed("There is no penalty to accept.")
-        self._close_window(seat)
-        count = 4 if self.pending_card == WILD_DRAW4 else 2
-        self.events.append({"type": "accept", "seat": seat, "count": count})
-        self._draw(seat, count, "draw4" if count == 4 else "draw2")
-        self._end_response()
-        self.current = self.next_seat(seat)
+        """Take the pending penalty (its whole total) and lose the turn."""
+        penalties.accept(self, seat)
 
-    def _end_response(self) -> None:
+    def challenge(self, seat: int) -> None:
+        """Challenge a wild-draw4: the loser of the challenge draws."""
+        penalties.challenge(self, seat)
+
+    def end_response(self) -> None:
+        """No penalty is pending any more."""
         self.phase = Phase.TURN
         self.pending_card = -1
         self.pending_from = -1
         self.pending_hand = []
-
-    def challenge(self, seat: int) -> None:
-        """Challenge a wild-draw4: the loser of the challenge draws."""
-        self._check_turn(seat)
-        if self.phase is not Phase.RESPOND or self.pending_card != WILD_DRAW4:
-            raise errors.not_allowed("Only a Wild Draw Four can be challenged.")
-        self._close_window(seat)
-        culprit = self.pending_from
-        legal = self.pending_legal
-        self.events.append(
-            {
-                "type": "challenge",
-                "seat": seat,
-                "target": culprit,
-                "legal": legal,
-                "hand": [CODES[c] for c in self.pending_hand],  # shown to the challenger only
-            }
-        )
-        self._end_response()
-        if legal:
-            self._draw(seat, 6, "challenge")
-            self.current = self.next_seat(seat)
-        else:
-            if self.active[culprit]:  # a culprit who left draws nothing
-                self._draw(culprit, 4, "challenge")
-            self.current = seat
+        self.penalty = 0
 
     def choose_color(self, seat: int, color: int) -> None:
         """Name the color of a wild card turned up first."""
@@ -637,7 +677,9 @@ class Game:
             return False
         self.exposed = -1
         self.events.append({"type": "catch", "seat": seat, "target": target})
-        self._draw(target, 2, "catch")
+        count = self.house.uno_penalty
+        if count:  # a penalty of 0 still makes the catch count, but draws nothing
+            self._draw(target, count, "catch")
         return True
 
     def leave(self, seat: int) -> None:
@@ -675,7 +717,7 @@ class Game:
         # judged on the hand recorded at the play); only what would fall back on the author lapses.
         if was_current:
             if self.phase is not Phase.COLOR:
-                self._end_response()
+                self.end_response()
                 self.drawn = -1
             self.current = following
 
@@ -699,60 +741,12 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to resume the round exactly, JSON-ready."""
-        state = self.rng.getstate()
-        return {
-            "edition": self.edition.value,
-            "n": self.n,
-            "active": list(self.active),
-            "dealer": self.dealer,
-            "house_rule": self.house_rule,
-            "hands": [list(h) for h in self.hands],
-            "draw_pile": list(self.draw_pile),
-            "discard": list(self.discard),
-            "color": self.color,
-            "direction": self.direction,
-            "phase": int(self.phase),
-            "current": self.current,
-            "drawn": self.drawn,
-            "called": list(self.called),
-            "exposed": self.exposed,
-            "pending": [self.pending_card, self.pending_from, self.pending_legal],
-            "pending_hand": list(self.pending_hand),
-            "winner": self.winner,
-            "points": list(self.points) if self.points is not None else None,
-            "rng": [state[0], list(state[1]), state[2]],
-            "events": list(self.events),  # a copy: a saved state must not change with the game
-        }
+        return saving.game_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a round saved by ``to_dict``."""
+        """Rebuild a round saved by ``to_dict`` (a save from before house rules plays them
+        by the printed rules)."""
         game = cls.__new__(cls)
-        game.edition = Edition(data["edition"])
-        game.n = int(data["n"])
-        game.active = [bool(a) for a in data["active"]]
-        game.players = sum(game.active)
-        game.dealer = int(data["dealer"])
-        game.house_rule = str(data["house_rule"])
-        game.hands = [[int(c) for c in h] for h in data["hands"]]
-        game.draw_pile = [int(c) for c in data["draw_pile"]]
-        game.discard = [int(c) for c in data["discard"]]
-        game.color = int(data["color"])
-        game.direction = int(data["direction"])
-        game.phase = Phase(int(data["phase"]))
-        game.current = int(data["current"])
-        game.drawn = int(data["drawn"])
-        game.called = [bool(c) for c in data["called"]]
-        game.exposed = int(data["exposed"])
-        game.pending_card = int(data["pending"][0])
-        game.pending_from = int(data["pending"][1])
-        game.pending_legal = bool(data["pending"][2])
-        game.pending_hand = [int(c) for c in data["pending_hand"]]
-        game.winner = int(data["winner"])
-        game.points = list(data["points"]) if data["points"] is not None else None
-        rng = random.Random()
-        version, internal, gauss = data["rng"]
-        rng.setstate((version, tuple(internal), gauss))
-        game.rng = rng
-        game.events = list(data["events"])
+        saving.restore_game(game, data)
         return game

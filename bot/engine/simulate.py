@@ -10,12 +10,19 @@ from typing import Any
 from . import ai
 from .cards import CARD_KINDS, IS_WILD, Edition, edition_deck, shuffle
 from .game import DRAWN, MATCHES, OVER, RESPOND, TURN, Game
+from .house import OFFICIAL, HouseRules
 
 Policy = Callable[[Game, random.Random], None]
 
 
 def random_policy(game: Game, rng: random.Random) -> None:
-    """The contract's `random` policy: a random playable card, else draw; always call UNO."""
+    """The contract's `random` policy: a random playable card, else draw; always call UNO.
+
+    Under house rules it also names a random seat for a swap, accepts every penalty rather than
+    stacking, and never jumps in."""
+    if not game.plain_play:
+        _house_random(game, rng)
+        return
     seat = game.current
     phase = game.phase
     if phase is TURN:
@@ -30,6 +37,28 @@ def random_policy(game: Game, rng: random.Random) -> None:
     elif phase is DRAWN:
         card = game.drawn
         game.play(seat, card, int(rng.random() * 4) if IS_WILD[card] else None, True)
+    elif phase is RESPOND:
+        game.accept(seat)
+    else:
+        game.choose_color(seat, int(rng.random() * 4))
+
+
+def _house_random(game: Game, rng: random.Random) -> None:
+    """The random policy where an option forbids some matching cards or a card names a seat."""
+    seat = game.current
+    phase = game.phase
+    if phase is TURN or phase is DRAWN:
+        cards = game.playable(seat)
+        if not cards:
+            game.draw(seat)
+            return
+        card = cards[int(rng.random() * len(cards))]
+        color = int(rng.random() * 4) if IS_WILD[card] else None
+        target = None
+        if game.needs_target(card) and len(game.hands[seat]) > 1:
+            targets = game.swap_targets(seat)
+            target = targets[int(rng.random() * len(targets))]
+        game.play(seat, card, color, True, target)
     elif phase is RESPOND:
         game.accept(seat)
     else:
@@ -51,8 +80,15 @@ def play_round(game: Game, policy: Policy, rng: random.Random) -> int:
     return turns
 
 
-def simulate(edition: str, players: int, games: int, seed: int, policy: str) -> dict[str, Any]:
-    """Play ``games`` seeded rounds and summarise them."""
+def simulate(
+    edition: str,
+    players: int,
+    games: int,
+    seed: int,
+    policy: str,
+    house: HouseRules = OFFICIAL,
+) -> dict[str, Any]:
+    """Play ``games`` seeded rounds under ``house`` rules and summarise them."""
     ed = Edition(edition)
     choose = POLICIES[policy]
     rng = random.Random(seed)
@@ -63,7 +99,8 @@ def simulate(edition: str, players: int, games: int, seed: int, policy: str) -> 
     for _ in range(games):
         deck = base[:]
         shuffle(deck, rng)
-        game = Game(ed, players, rng.randrange(players), deck, random.Random(rng.getrandbits(32)))
+        dealer = rng.randrange(players)
+        game = Game(ed, players, dealer, deck, random.Random(rng.getrandbits(32)), house=house)
         turns += play_round(game, choose, rng)
         wins[game.winner] += 1
     seconds = time.perf_counter() - start
@@ -72,6 +109,7 @@ def simulate(edition: str, players: int, games: int, seed: int, policy: str) -> 
         "players": players,
         "policy": policy,
         "seed": seed,
+        "house": house.to_dict(),
         "games": games,
         "turns": turns,
         "seconds": round(seconds, 6),
