@@ -17,6 +17,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .cards import (
     CARD_COLOR,
@@ -37,6 +38,8 @@ from .cards import (
     shuffle,
 )
 from .game import DRAWN, MATCHES, RESPOND, TURN, Action, Game, Phase
+from .house import CustomEffect
+from .phase import CUSTOM, ROTATE, SWAP
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_BUDGET_S = 0.12
@@ -46,11 +49,14 @@ ROLLOUT_STEP_CAP = 600
 # Challenge a Wild Draw Four from this estimated chance that it was illegal: losing a challenge
 # costs 2 extra cards, winning one moves 4 cards to the culprit and keeps the turn.
 CHALLENGE_THRESHOLD = 0.3
+# Points per card a hand exchange (7-0, swap or rotate) would shed (or cost).
+EXCHANGE_WEIGHT = 8.0
 # Hard keeps its heuristic's move unless another move's rollouts beat it by this many
 # standard errors.
 PRIOR_Z = 1.0
 
 Clock = Callable[[], float]
+T = TypeVar("T")
 
 
 # ----- what a seat knows -----
@@ -66,6 +72,14 @@ class Knowledge:
     voids: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)
     known: dict[int, Counter[int]] = field(default_factory=dict)  # seen in a challenge reveal
     color_before_last_play: int = -1
+
+
+def _swap_keys(table: dict[int, T], a: int, b: int) -> None:
+    first, second = table.pop(a, None), table.pop(b, None)
+    if first is not None:
+        table[b] = first
+    if second is not None:
+        table[a] = second
 
 
 def _excluded(color: int, top: int) -> frozenset[int]:
@@ -116,7 +130,8 @@ def knowledge(game: Game, seat: int) -> Knowledge:
             color = COLOR_INDEX[event["color"]]
         elif kind == "draw":
             who = event["seat"]
-            if event["reason"] == "draw" and who != seat and top >= 0 and event["count"]:
+            own_turn = event["reason"] in ("draw", "until_playable")
+            if own_turn and who != seat and top >= 0 and event["count"]:
                 void_at[who] = (_excluded(color, top), 0)
                 drawer = who
             if who in void_at:
@@ -129,6 +144,14 @@ def knowledge(game: Game, seat: int) -> Knowledge:
         elif kind == "leave":
             info.known.pop(int(event["seat"]), None)
             void_at.pop(int(event["seat"]), None)
+        elif kind == "swap":
+            # What was known of a hand follows it to its new owner.
+            a, b = int(event["seat"]), int(event["target"])
+            _swap_keys(info.known, a, b)
+            _swap_keys(void_at, a, b)
+        elif kind == "rotate":
+            info.known.clear()
+            void_at.clear()
     for who, (excluded, since) in void_at.items():
         count = len(game.hands[who]) - since
         if count > 0:
@@ -181,17 +204,28 @@ def _uno(game: Game, seat: int) -> bool:
 
 
 def _easy(game: Game, seat: int, rng: random.Random) -> Action:
-    """A random playable card, else draw; a drawn playable card is played; penalties accepted."""
+    """A random playable card, else draw; a drawn playable card is played; penalties accepted
+    unless a draw card can be stacked on them."""
     phase = game.phase
     if phase is Phase.COLOR:
         return Action(seat, "choose_color", color=rng.randrange(4))
     if phase is Phase.RESPOND:
-        return Action(seat, "accept")
+        stacks = [c for c in game.playable(seat) if c != WILD_SUPER_STAR]
+        if not stacks:
+            return Action(seat, "accept")
+        card = stacks[rng.randrange(len(stacks))]
+        color = rng.randrange(4) if IS_WILD[card] else None
+        return Action(seat, "play", card, color, _uno(game, seat))
     cards = game.playable(seat)
     if not cards:
         return Action(seat, "draw")
     card = cards[rng.randrange(len(cards))]
-    return Action(seat, "play", card, rng.randrange(4) if IS_WILD[card] else None, _uno(game, seat))
+    color = rng.randrange(4) if IS_WILD[card] else None
+    target = None
+    if game.needs_target(card) and len(game.hands[seat]) > 1:
+        targets = game.swap_targets(seat)
+        target = targets[rng.randrange(len(targets))]
+    return Action(seat, "play", card, color, _uno(game, seat), target)
 
 
 # ----- normal -----
@@ -218,6 +252,62 @@ def best_color(hand: list[int], rng: random.Random, skip: int = -1) -> int:
 
 def _others(game: Game, seat: int) -> list[int]:
     return [len(game.hands[s]) for s in range(game.n) if s != seat and game.active[s]]
+
+
+def swap_target(game: Game, seat: int) -> int:
+    """Whom to swap hands with: the opponent holding the fewest cards (among equals, the one
+    who plays soonest)."""
+    n = game.n
+    return min(
+        game.swap_targets(seat),
+        key=lambda s: (len(game.hands[s]), (s - seat) * game.direction % n),
+    )
+
+
+def _previous_seat(game: Game, seat: int) -> int:
+    """The active seat whose next seat is ``seat`` (whose hand a rotation hands to ``seat``)."""
+    back = (seat - game.direction) % game.n
+    while not game.active[back]:
+        back = (back - game.direction) % game.n
+    return back
+
+
+def exchange_gain(game: Game, seat: int, card: int) -> int:
+    """Cards this hand would be rid of by the exchange of hands that playing ``card`` brings
+    (7 or swap_hands with ``swap_target``, 0 or rotate_hands); negative when it hurts."""
+    effect = game.effects[card]
+    mine = len(game.hands[seat]) - 1
+    if mine <= 0 or effect < ROTATE:
+        return 0
+    if effect >= SWAP:
+        return mine - len(game.hands[swap_target(game, seat)])
+    if effect == ROTATE or game.house.custom_effect is CustomEffect.ROTATE_HANDS:
+        return mine - len(game.hands[_previous_seat(game, seat)])
+    return 0
+
+
+def _house_bonus(game: Game, seat: int, card: int, danger: bool) -> float:
+    """What a heuristic player makes of a card's house-rule effect (0 under the printed rules)."""
+    effect = game.effects[card]
+    if effect < ROTATE:
+        return 0.0
+    score = EXCHANGE_WEIGHT * exchange_gain(game, seat, card)
+    if effect == CUSTOM:
+        kind = game.house.custom_effect
+        if kind is CustomEffect.NEXT_DRAWS_2:
+            score += 25.0 if len(game.hands[game.next_seat(seat)]) <= 2 else 5.0
+        elif kind is CustomEffect.EVERYONE_DRAWS_1:
+            score += 15.0 if danger else 3.0
+        elif kind is CustomEffect.PLAY_AGAIN:
+            score += 10.0
+    return score
+
+
+def _target(game: Game, seat: int, card: int) -> int | None:
+    """The seat a play of ``card`` names, if it names one."""
+    if game.needs_target(card) and len(game.hands[seat]) > 1:
+        return swap_target(game, seat)
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,7 +379,7 @@ def _card_score(
     hand = game.hands[seat]
     nxt = game.next_seat(seat)
     nxt_cards = len(game.hands[nxt])
-    score = 0.0
+    score = _house_bonus(game, seat, card, danger)
     if IS_WILD[card]:
         # Wild cards are kept for when nothing else fits: they are never stuck in hand.
         score += style.wild
@@ -335,21 +425,17 @@ def heuristic(
     if phase is Phase.COLOR:
         return Action(seat, "choose_color", color=best_color(hand, rng))
     if phase is Phase.RESPOND:
-        if WILD_SUPER_STAR in hand:
-            star = best_color(hand, rng, WILD_SUPER_STAR)
-            return Action(seat, "play", WILD_SUPER_STAR, star, _uno(game, seat))
-        if game.pending_card == WILD_DRAW4:
-            chance = illegal_chance(game, info or knowledge(game, seat))
-            if chance >= CHALLENGE_THRESHOLD:
-                return Action(seat, "challenge")
-        return Action(seat, "accept")
+        return _answer(game, seat, rng, info)
     danger = min(_others(game, seat)) <= 2
     if phase is Phase.DRAWN:
         card = game.drawn
-        if IS_WILD[card] and style.keep_drawn_wild and len(hand) > 1 and not danger:
+        may_pass = not game.house.must_play
+        if IS_WILD[card] and style.keep_drawn_wild and len(hand) > 1 and not danger and may_pass:
             return Action(seat, "pass")  # a wild card is worth more later than one card less now
+        if may_pass and exchange_gain(game, seat, card) < 0:
+            return Action(seat, "pass")  # the swap it brings would cost more than it sheds
         named = best_color(hand, rng, card) if IS_WILD[card] else None
-        return Action(seat, "play", card, named, _uno(game, seat))
+        return Action(seat, "play", card, named, _uno(game, seat), _target(game, seat, card))
     cards = list(dict.fromkeys(game.playable(seat)))
     if not cards:
         return Action(seat, "draw")
@@ -357,7 +443,33 @@ def heuristic(
         info = knowledge(game, seat)
     best = max(cards, key=lambda c: _card_score(game, seat, c, danger, style, info))
     color = best_color(hand, rng, best) if IS_WILD[best] else None
-    return Action(seat, "play", best, color, _uno(game, seat))
+    return Action(seat, "play", best, color, _uno(game, seat), _target(game, seat, best))
+
+
+def _answer(game: Game, seat: int, rng: random.Random, info: Knowledge | None) -> Action:
+    """Answer a pending penalty: stack a Draw Two (cheap), else bounce with a Super Star, else
+    stack a Wild Draw Four when the penalty is big or lands on a player close to going out,
+    else challenge a Wild Draw Four that is likely illegal, else accept."""
+    hand = game.hands[seat]
+    answers = game.playable(seat)
+    stacks = [c for c in answers if c != WILD_SUPER_STAR]
+    twos = [c for c in stacks if c != WILD_DRAW4]
+    if twos:
+        # Leave the color in force where this hand is strongest.
+        card = max(twos, key=lambda c: sum(1 for h in hand if CARD_COLOR[h] == CARD_COLOR[c]))
+        return Action(seat, "play", card, None, _uno(game, seat))
+    if WILD_SUPER_STAR in answers:
+        star = best_color(hand, rng, WILD_SUPER_STAR)
+        return Action(seat, "play", WILD_SUPER_STAR, star, _uno(game, seat))
+    close = len(game.hands[game.next_seat(seat)]) <= 2
+    if stacks and (close or game.penalty >= 4):
+        named = best_color(hand, rng, WILD_DRAW4)
+        return Action(seat, "play", WILD_DRAW4, named, _uno(game, seat))
+    if game.pending_card == WILD_DRAW4 and not game.house.wd4_strict:
+        chance = illegal_chance(game, info or knowledge(game, seat))
+        if chance >= CHALLENGE_THRESHOLD:
+            return Action(seat, "challenge")
+    return Action(seat, "accept")
 
 
 def _normal(game: Game, seat: int, rng: random.Random) -> Action:
@@ -370,6 +482,9 @@ def _normal(game: Game, seat: int, rng: random.Random) -> Action:
 
 def _rollout_policy(game: Game, rng: random.Random) -> None:
     """The fast policy of the rollouts: a random playable colored card before any wild card."""
+    if not game.plain_play:
+        _house_rollout_policy(game, rng)
+        return
     seat = game.current
     phase = game.phase
     hand = game.hands[seat]
@@ -395,6 +510,32 @@ def _rollout_policy(game: Game, rng: random.Random) -> None:
             game.accept(seat)
     else:
         game.choose_color(seat, _quick_color(hand, rng))
+
+
+def _house_rollout_policy(game: Game, rng: random.Random) -> None:
+    """The rollout policy where an option forbids some matching cards or a card names a seat."""
+    seat = game.current
+    phase = game.phase
+    hand = game.hands[seat]
+    if phase is Phase.COLOR:
+        game.choose_color(seat, _quick_color(hand, rng))
+        return
+    cards = game.playable(seat)
+    if not cards:
+        if phase is RESPOND:
+            game.accept(seat)
+        else:
+            game.draw(seat)
+        return
+    plain = [c for c in cards if not IS_WILD[c]]
+    pick = plain or cards
+    card = pick[int(rng.random() * len(pick))]
+    color = _quick_color(hand, rng) if IS_WILD[card] else None
+    target = None
+    if game.needs_target(card) and len(hand) > 1:
+        targets = game.swap_targets(seat)
+        target = targets[int(rng.random() * len(targets))]
+    game.play(seat, card, color, True, target)
 
 
 def _quick_color(hand: list[int], rng: random.Random) -> int:
@@ -456,18 +597,23 @@ def determinize(game: Game, info: Knowledge, rng: random.Random) -> Game:
 
 
 def candidates(game: Game, seat: int, rng: random.Random) -> list[Action]:
-    """The actions worth simulating: every distinct move, wild cards with normal's color only."""
+    """The actions worth simulating: every distinct move; wild cards with normal's color only,
+    swaps with normal's seat only."""
     hand = game.hands[seat]
-    seen: set[tuple[str, int | None]] = set()
+    seen: set[int] = set()
     result: list[Action] = []
     for action in game.legal_actions():
-        if action.do == "play" and action.card is not None and IS_WILD[action.card]:
-            key = (action.do, action.card)
-            if key in seen:
+        card = action.card
+        if (
+            action.do == "play"
+            and card is not None
+            and (IS_WILD[card] or action.target is not None)
+        ):
+            if card in seen:
                 continue
-            seen.add(key)
-            color = best_color(hand, rng, action.card)
-            action = Action(seat, "play", action.card, color, action.uno)
+            seen.add(card)
+            color = best_color(hand, rng, card) if IS_WILD[card] else None
+            action = Action(seat, "play", card, color, action.uno, _target(game, seat, card))
         result.append(action)
     return result
 
@@ -567,6 +713,41 @@ def out_of_turn(game: Game, seat: int, level: str, rng: random.Random) -> Action
         if target >= 0 and target != seat:
             return Action(seat, "catch", target=target)
     return None
+
+
+def jump_in(game: Game, seat: int, level: str, rng: random.Random) -> Action | None:
+    """A jump-in this computer seat (not the awaited one) takes now, or None.
+
+    Easy never jumps in. Normal and hard jump in whenever it helps: a card played out of turn
+    is a card shed at no cost, unless the exchange of hands it brings (7-0, swap) would hurt.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}")
+    if level == "easy" or seat == game.current:
+        return None
+    jumps = game.legal_actions(seat)
+    if not jumps:
+        return None
+    card = jumps[0].card
+    assert card is not None
+    if exchange_gain(game, seat, card) < 0:
+        return None
+    return Action(seat, "play", card, None, _uno(game, seat), _target(game, seat, card))
+
+
+def timeout_action(game: Game, seat: int, rng: random.Random) -> Action:
+    """What the awaited ``seat`` does when its time runs out: the least committal legal action.
+
+    Draw (then keep the drawn card); where must_play forbids that, play as normal would; accept
+    a penalty; name the color this hand holds most.
+    """
+    if game.phase is Phase.OVER or game.current != seat:
+        raise ValueError(f"the game does not await seat {seat}")
+    dos = {a.do for a in game.legal_actions()}
+    for safe in ("draw", "pass", "accept"):
+        if safe in dos:
+            return Action(seat, safe)
+    return heuristic(game, seat, rng, NORMAL)
 
 
 def policy(level: str) -> Callable[[Game, random.Random], None]:
