@@ -1,7 +1,13 @@
 """Engine speed: actions and games per second under the `random` policy, beside RLCard's UNO.
 
-Run: python bench/engine.py [--games N]. RLCard is measured only if it is installed
-(pip install rlcard==1.2.0), in the same run, on the same machine.
+Run: python bench/engine.py [--games N] [--repeats R] [--house NAME=VALUE ...]
+
+Every edition at 2, 4 and 10 players, best of R runs each, under the printed rules; with
+``--house`` (repeatable, e.g. ``--house stack=all --house jump_in=true``) the same tables again
+under those house rules. Both wall-clock and CPU rates are reported: on a shared machine the CPU
+rate is the steadier one. RLCard is measured only if it is installed (pip install rlcard==1.2.0),
+in the same run, on the same machine. The engine measured is whichever ``bot.engine`` Python
+imports (``engine_path`` says which), so another checkout can be measured with PYTHONPATH.
 """
 
 from __future__ import annotations
@@ -12,7 +18,10 @@ import random
 import time
 from typing import Any
 
+import bot.engine
 from bot.engine.simulate import simulate
+
+TABLES = [(edition, players) for edition in ("classic", "sonic", "mario") for players in (2, 4, 10)]
 
 
 def rlcard_rate(players: int, games: int, seed: int) -> dict[str, Any] | None:
@@ -45,39 +54,68 @@ def rlcard_rate(players: int, games: int, seed: int) -> dict[str, Any] | None:
     }
 
 
+def measure(games: int, seed: int, repeats: int, house: Any = None) -> list[dict[str, Any]]:
+    """Best of ``repeats`` runs per table (the least disturbed by other work on the machine)."""
+    rows: list[dict[str, Any]] = []
+    for edition, players in TABLES:
+        best_wall: dict[str, Any] | None = None
+        best_cpu = float("inf")
+        for _ in range(repeats):
+            cpu = time.process_time()
+            if house is None:
+                run = simulate(edition, players, games, seed, "random")
+            else:
+                run = simulate(edition, players, games, seed, "random", house)
+            best_cpu = min(best_cpu, time.process_time() - cpu)
+            if best_wall is None or run["seconds"] < best_wall["seconds"]:
+                best_wall = run
+        assert best_wall is not None
+        actions = best_wall["turns"]
+        rows.append(
+            {
+                "edition": edition,
+                "players": players,
+                "games": games,
+                "actions": actions,
+                "actions_per_s": round(best_wall["actions_per_s"]),
+                "games_per_s": best_wall["games_per_s"],
+                "us_per_action": round(best_wall["seconds"] / actions * 1e6, 3),
+                "cpu_actions_per_s": round(actions / best_cpu),
+            }
+        )
+    return rows
+
+
 def main() -> None:
     """Print one JSON object with every figure."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--house", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--no-rlcard", action="store_true", help="skip RLCard even if installed")
     args = parser.parse_args()
-    ours: list[dict[str, Any]] = []
-    for edition in ("classic", "sonic", "mario"):
-        for players in (2, 4, 10):
-            best: dict[str, Any] | None = None
-            for _ in range(3):  # best of three: the least disturbed run
-                run = simulate(edition, players, args.games, args.seed, "random")
-                if best is None or run["seconds"] < best["seconds"]:
-                    best = run
-            assert best is not None
-            ours.append(
-                {
-                    "edition": edition,
-                    "players": players,
-                    "games": best["games"],
-                    "actions": best["turns"],
-                    "actions_per_s": round(best["actions_per_s"]),
-                    "games_per_s": best["games_per_s"],
-                    "us_per_action": round(best["seconds"] / best["turns"] * 1e6, 3),
-                }
-            )
-    theirs = [r for p in (2, 4, 10) if (r := rlcard_rate(p, max(args.games // 10, 50), args.seed))]
-    result: dict[str, Any] = {"policy": "random", "engine": ours, "rlcard": theirs or None}
+    result: dict[str, Any] = {
+        "policy": "random",
+        "engine_path": bot.engine.__file__,
+        "engine": measure(args.games, args.seed, args.repeats),
+    }
+    if args.house:
+        from bot.engine.house import HouseRules
+
+        house = HouseRules.from_text(args.house)
+        result["house_rules"] = house.to_dict()
+        result["house"] = measure(args.games, args.seed, args.repeats, house)
+    theirs = []
+    if not args.no_rlcard:
+        games = max(args.games // 10, 50)
+        theirs = [r for p in (2, 4, 10) if (r := rlcard_rate(p, games, args.seed))]
+    result["rlcard"] = theirs or None
     if theirs:
         by_players = {r["players"]: r["actions_per_s"] for r in theirs}
         result["speedup_vs_rlcard_classic"] = {
             str(r["players"]): round(r["actions_per_s"] / by_players[r["players"]], 2)
-            for r in ours
+            for r in result["engine"]
             if r["edition"] == "classic"
         }
     print(json.dumps(result, indent=2))

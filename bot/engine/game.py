@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from . import errors, house_effects, penalties, saving
@@ -79,6 +80,19 @@ MAX_PLAYERS = 10
 
 Event = dict[str, Any]
 
+
+@lru_cache(maxsize=64)
+def _derived(edition: Edition, house: HouseRules) -> tuple[tuple[int, ...], bool, bool, bool]:
+    """What a game looks up of its options: the effect table, then whether plays need checks,
+    whether draws are plain, and whether every matching card may be played with no seat named
+    (the policies' fast path)."""
+    effects = effect_table(edition, house)
+    restrict = house.wd4_strict or house.no_action_finish
+    plain_draw = not (house.must_play or house.draw_until_playable or house.wd4_strict)
+    return effects, restrict, plain_draw, not restrict and max(effects) < SWAP
+
+
+_OFFICIAL = tuple(_derived(e, OFFICIAL) for e in (Edition.CLASSIC, Edition.SONIC, Edition.MARIO))
 
 # MATCHES[color * CARD_KINDS + top][card]: may ``card`` go on ``top`` with ``color`` in force.
 MATCHES: tuple[tuple[bool, ...], ...] = tuple(
@@ -188,12 +202,14 @@ class Game:
     def configure(self, house: HouseRules) -> None:
         """Set the house rules and the lookups derived from them (at the deal or a restore)."""
         self.house = house
-        self.effects = effect_table(self.edition, house)
-        # Plays and draws take the slower, checking paths only when an option needs them.
-        self.restrict = house.wd4_strict or house.no_action_finish
-        self.plain_draw = not (house.must_play or house.draw_until_playable or house.wd4_strict)
-        # Every matching card may be played and none names a seat: the policies' fast path.
-        self.plain_play = not self.restrict and max(self.effects) < SWAP
+        edition = self.edition
+        if house is not OFFICIAL:
+            derived = _derived(edition, house)
+        elif edition is Edition.CLASSIC:  # identity tests: cheaper than hashing at every deal
+            derived = _OFFICIAL[0]
+        else:
+            derived = _OFFICIAL[1 if edition is Edition.SONIC else 2]
+        self.effects, self.restrict, self.plain_draw, self.plain_play = derived
 
     # ----- seats -----
 
@@ -478,8 +494,10 @@ class Game:
         hand = self.hands[seat]
         # Validate everything before changing anything (the checks run in the contract's order).
         if phase is TURN:
-            if card not in hand:
-                raise errors.not_in_hand()
+            try:
+                where = hand.index(card)  # found once, removed by position below
+            except ValueError:
+                raise errors.not_in_hand() from None
             if not MATCHES[self.color * CARD_KINDS + self.discard[-1]][card]:
                 raise errors.cannot_play()
             if self.restrict and not house_effects.allowed(self, seat, card):
@@ -489,6 +507,7 @@ class Game:
                 raise errors.not_in_hand()
             if card != self.drawn:
                 raise errors.wrong_card()
+            where = hand.index(card)
         elif phase is RESPOND:
             penalties.play_answer(self, seat, card, color, uno)
             return
@@ -504,7 +523,7 @@ class Game:
         if self.exposed != seat:
             self.exposed = -1
         prev_color = self.color
-        hand.remove(card)
+        del hand[where]
         self.discard.append(card)
         events = self.events
         if wild:
@@ -517,17 +536,19 @@ class Game:
         else:
             self.color = CARD_COLOR[card]
             event = {"type": "play", "seat": seat, "card": CODES[card]}
-        self.drawn = -1
-        if len(hand) == 1:
-            self.called[seat] = uno
-            if not uno:
-                self.exposed = seat
+        if phase is DRAWN:
+            self.drawn = -1
         events.append(event)
-        if len(hand) == 1 and uno:
-            events.append({"type": "uno", "seat": seat})
+        left = len(hand)
+        if left == 1:
+            self.called[seat] = uno
+            if uno:
+                events.append({"type": "uno", "seat": seat})
+            else:
+                self.exposed = seat
         n = self.n
         nxt = (seat + self.direction) % n if self.players == n else self.next_seat(seat)
-        if not hand:
+        if not left:
             # The last card's draws still happen, with no challenge and no bounce.
             if effect in (DRAW_TWO, ANSWER_TWO):
                 self._draw(nxt, 2, "draw2")
@@ -539,7 +560,8 @@ class Game:
                 house_effects.last_card(self, seat, effect, nxt)
             self.win(seat)
             return
-        self.phase = TURN
+        if phase is not TURN:
+            self.phase = TURN
         if effect == PLAIN:
             self.current = nxt
         elif effect == SKIP_NEXT:
@@ -601,9 +623,24 @@ class Game:
             return
         if self.exposed != seat:
             self.exposed = -1
-        if self._draw(seat, 1, "draw") and self.can_play(self.hands[seat][-1]):
+        pile = self.draw_pile
+        if not pile:
+            if self._draw(seat, 1, "draw") and self.can_play(self.hands[seat][-1]):
+                self.phase = DRAWN
+                self.drawn = self.hands[seat][-1]
+            else:
+                self.current = self.next_seat(seat)
+            return
+        # One card from a pile that holds some: _draw's loop inlined (a hot path).
+        card = pile.pop()
+        self.hands[seat].append(card)
+        self.called[seat] = False  # the hand now holds two cards or more
+        self.events.append({"type": "draw", "seat": seat, "count": 1, "reason": "draw"})
+        if MATCHES[self.color * CARD_KINDS + self.discard[-1]][card]:
             self.phase = DRAWN
-            self.drawn = self.hands[seat][-1]
+            self.drawn = card
+        elif self.players == self.n:
+            self.current = (seat + self.direction) % self.n
         else:
             self.current = self.next_seat(seat)
 
