@@ -304,15 +304,23 @@ class Game:
         """Seat draws up to ``count`` cards (fewer only when no card is left anywhere)."""
         pile = self.draw_pile
         hand = self.hands[seat]
-        got = 0
-        while got < count:
-            if not pile:
-                self._reshuffle()
-                pile = self.draw_pile
+        if len(pile) > count:  # the usual case, without the loop: cards come off the top
+            if count == 1:
+                hand.append(pile.pop())
+            else:
+                hand += pile[: -count - 1 : -1]
+                del pile[-count:]
+            got = count
+        else:
+            got = 0
+            while got < count:
                 if not pile:
-                    break
-            hand.append(pile.pop())
-            got += 1
+                    self._reshuffle()
+                    pile = self.draw_pile
+                    if not pile:
+                        break
+                hand.append(pile.pop())
+                got += 1
         if len(hand) > 1:
             self.called[seat] = False
         self.events.append({"type": "draw", "seat": seat, "count": got, "reason": reason})
