@@ -95,4 +95,29 @@ def narrate(events: Sequence[Event], names: Sequence[str]) -> list[str]:
             lines.append(f"{who(event['winner'])} went out! {event['points']} points")
         elif kind == "forfeit":
             lines.append(f"{who(event['winner'])} is the last player left")
+        elif kind == "jump_in":
+            lines.append(f"{who(event['seat'])} jumped in!")
+        elif kind == "stack":
+            lines.append(
+                f"{who(event['seat'])} stacked it: {who(event['target'])} now faces "
+                f"+{event['total']}"
+            )
+        elif kind == "swap":  # seats only: the cards of a swapped hand stay hidden
+            lines.append(f"{who(event['seat'])} swapped hands with {who(event['target'])}")
+        elif kind == "rotate":
+            way = "clockwise" if event["direction"] == 1 else "counter-clockwise"
+            lines.append(f"Every hand passed to the next player, {way}")
+        elif kind == "custom_effect":
+            lines.append("Wild Customizable: " + _CUSTOM_EFFECTS.get(event["effect"], "?"))
+        elif kind == "play_again":
+            lines.append(f"{who(event['seat'])} plays again")
     return lines
+
+
+_CUSTOM_EFFECTS = {
+    "everyone_draws_1": "everyone else draws 1",
+    "next_draws_2": "the next player draws 2 and is skipped",
+    "swap_hands": "swap hands",
+    "rotate_hands": "every hand passes along",
+    "play_again": "play again",
+}
