@@ -1,4 +1,4 @@
-"""The command line of ENGINE_CONTRACT.md: scenario files, malformed input, stdin, simulate."""
+"""The engine's command line (docs/rules.md): scenario files, malformed input, stdin, simulate."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One named test per ruling of RULINGS.md, each on a deck arranged so hands and top are explicit.
+"""One named test per printed rule (docs/rules.md), on decks arranged so hands and top are explicit.
 
 Unless a test says otherwise: three players, dealer 0, so seat 1 (the dealer's left) starts.
 """
