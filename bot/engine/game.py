@@ -10,41 +10,33 @@ round untouched. Each applied action appends events (plain dicts with a ``type``
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from . import errors, house_effects, penalties, saving
+from . import errors, house_effects, leaving, legality, penalties, saving
+from .action import Action
 from .cards import (
     CARD_COLOR,
     CARD_KINDS,
     CARD_POINTS,
-    CARD_RANK,
     CODES,
     COLORS,
-    DRAW2,
-    IS_NUMBER,
     IS_WILD,
     NO_COLOR,
-    REVERSE,
-    SKIP,
     WILD_CUSTOM,
-    WILD_DRAW4,
     Edition,
     shuffle,
 )
+from .deal import deal
 from .house import OFFICIAL, HouseRules
 from .phase import (
     ANSWER_TWO,
     AWAITING,
-    COLOR,
-    CUSTOM,
-    CUSTOM_SWAP,
     DRAW_FOUR,
     DRAW_TWO,
     DRAWN,
-    EFFECT,
     LAP,
+    MATCHES,
+    OFFICIAL_LOOKUPS,
     OVER,
     PLAIN,
     RESPOND,
@@ -54,67 +46,17 @@ from .phase import (
     TURN,
     TURN_BACK,
     Phase,
-    effect_table,
+    lookups,
 )
 
-__all__ = [
-    "AWAITING",
-    "COLOR",
-    "CUSTOM",
-    "CUSTOM_SWAP",
-    "DRAWN",
-    "EFFECT",
-    "MATCHES",
-    "OVER",
-    "RESPOND",
-    "TURN",
-    "Action",
-    "Event",
-    "Game",
-    "Phase",
-]
+# Re-exported: callers name the round's phases, actions and the match table through this module.
+__all__ = ["AWAITING", "DRAWN", "MATCHES", "OVER", "RESPOND", "TURN", "Action", "Game", "Phase"]
 
 HAND_SIZE = 7
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 
 Event = dict[str, Any]
-
-
-@lru_cache(maxsize=64)
-def _derived(edition: Edition, house: HouseRules) -> tuple[tuple[int, ...], bool, bool, bool]:
-    """What a game looks up of its options: the effect table, then whether plays need checks,
-    whether draws are plain, and whether every matching card may be played with no seat named
-    (the policies' fast path)."""
-    effects = effect_table(edition, house)
-    restrict = house.wd4_strict or house.no_action_finish
-    plain_draw = not (house.must_play or house.draw_until_playable or house.wd4_strict)
-    return effects, restrict, plain_draw, not restrict and max(effects) < SWAP
-
-
-_OFFICIAL = tuple(_derived(e, OFFICIAL) for e in (Edition.CLASSIC, Edition.SONIC, Edition.MARIO))
-
-# MATCHES[color * CARD_KINDS + top][card]: may ``card`` go on ``top`` with ``color`` in force.
-MATCHES: tuple[tuple[bool, ...], ...] = tuple(
-    tuple(
-        IS_WILD[card] or CARD_COLOR[card] == color or CARD_RANK[card] == CARD_RANK[top]
-        for card in range(CARD_KINDS)
-    )
-    for color in range(len(COLORS))
-    for top in range(CARD_KINDS)
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One player action, as the scenario contract spells it."""
-
-    seat: int
-    do: str
-    card: int | None = None
-    color: int | None = None
-    uno: bool = False
-    target: int | None = None  # whom to catch, or whom a 7 (seven_o) or swap_hands swaps with
 
 
 class Game:
@@ -197,18 +139,18 @@ class Game:
         self.winner = -1
         self.points: list[int] | None = None
         self.events: list[Event] = []
-        self._deal()
+        deal(self)
 
     def configure(self, house: HouseRules) -> None:
         """Set the house rules and the lookups derived from them (at the deal or a restore)."""
         self.house = house
         edition = self.edition
         if house is not OFFICIAL:
-            derived = _derived(edition, house)
+            derived = lookups(edition, house)
         elif edition is Edition.CLASSIC:  # identity tests: cheaper than hashing at every deal
-            derived = _OFFICIAL[0]
+            derived = OFFICIAL_LOOKUPS[0]
         else:
-            derived = _OFFICIAL[1 if edition is Edition.SONIC else 2]
+            derived = OFFICIAL_LOOKUPS[1 if edition is Edition.SONIC else 2]
         self.effects, self.restrict, self.plain_draw, self.plain_play = derived
 
     # ----- seats -----
@@ -230,63 +172,6 @@ class Game:
         return [s for s in range(self.n) if s != seat and self.active[s]]
 
     # ----- the deal and the first card -----
-
-    def _deal(self) -> None:
-        pile = self.draw_pile
-        hands = self.hands
-        order = []
-        seat = self.dealer
-        for _ in range(self.players):
-            seat = self.next_seat(seat)
-            order.append(seat)
-        size = self.house.hand_size
-        if len(pile) < size * self.players + 1:
-            raise ValueError("the deck is too small to deal")
-        for _ in range(size):
-            for seat in order:
-                hands[seat].append(pile.pop())
-        self.events.append({"type": "deal", "dealer": self.dealer, "cards": size})
-        self._turn_up_first()
-
-    def _turn_up_first(self) -> None:
-        pile = self.draw_pile
-        discard = self.discard
-        events = self.events
-        left = self.next_seat(self.dealer)
-        card = pile.pop()
-        # When no card left in the pile could ever start (a huge deal), the one turned up stays,
-        # and a wild card among them only waits for its color.
-        if self.edition is Edition.SONIC:
-            while not IS_NUMBER[card] and any(IS_NUMBER[c] for c in pile):
-                discard.append(card)
-                events.append({"type": "first_card", "card": CODES[card], "effect": "ignored"})
-                card = pile.pop()
-        elif card == WILD_DRAW4 and any(c != WILD_DRAW4 for c in pile):
-            while card == WILD_DRAW4:
-                pile.insert(self.rng.randrange(len(pile) + 1), card)
-                events.append({"type": "first_card", "card": CODES[card], "effect": "returned"})
-                card = pile.pop()
-        discard.append(card)
-        self.color = CARD_COLOR[card]
-        rank = CARD_RANK[card]
-        events.append({"type": "first_card", "card": CODES[card], "effect": "starts"})
-        self.current = left
-        # A first 7, 0 or Wild Customizable is only its plain self: no swap, pass or effect.
-        if IS_WILD[card]:
-            self.phase = Phase.COLOR
-        elif self.edition is Edition.SONIC:
-            return  # an action card that could not be covered: its effect is ignored
-        elif rank == DRAW2:
-            self._draw(left, 2, "draw2")
-            events.append({"type": "skip", "seat": left})
-            self.current = self.next_seat(left)
-        elif rank == SKIP:
-            events.append({"type": "skip", "seat": left})
-            self.current = self.next_seat(left)
-        elif rank == REVERSE:
-            self.direction = -1
-            events.append({"type": "reverse", "direction": -1})
-            self.current = self.dealer
 
     # ----- piles -----
 
@@ -353,65 +238,12 @@ class Game:
         """The cards ``seat`` may play right now (with repeats, in hand order): on its turn,
         the cards that match and that no option forbids, the answers to a pending penalty, or
         the drawn card; out of turn, the identical cards it may jump in with."""
-        if seat != self.current:
-            return house_effects.jump_in_cards(self, seat) if self.house.jump_in else []
-        phase = self.phase
-        if phase is TURN:
-            mask = MATCHES[self.color * CARD_KINDS + self.discard[-1]]
-            cards = [c for c in self.hands[seat] if mask[c]]
-            if self.restrict:
-                return [c for c in cards if house_effects.allowed(self, seat, c)]
-            return cards
-        if phase is Phase.DRAWN:
-            return [self.drawn]
-        if phase is Phase.RESPOND:
-            return penalties.answers(self, seat)
-        return []
+        return legality.playable(self, seat)
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every turn action ``seat`` may take now (the awaited seat by default): wild plays
         once per color, swaps once per seat; for another seat, its jump-ins."""
-        phase = self.phase
-        if phase is Phase.OVER:
-            return []
-        if seat is not None and seat != self.current:
-            if not self.house.jump_in or not 0 <= seat < self.n:
-                return []
-            return self._play_actions(seat, house_effects.jump_in_cards(self, seat))
-        seat = self.current
-        if phase is Phase.COLOR:
-            return [Action(seat, "choose_color", color=c) for c in range(4)]
-        cards = self.playable(seat)
-        actions = self._play_actions(seat, cards)
-        house = self.house
-        if phase is TURN:
-            if not (house.must_play and cards):
-                actions.append(Action(seat, "draw"))
-        elif phase is Phase.DRAWN:
-            if not house.must_play:
-                actions.append(Action(seat, "pass"))
-        else:
-            actions.append(Action(seat, "accept"))
-            if self.pending_card == WILD_DRAW4 and not house.wd4_strict:
-                actions.append(Action(seat, "challenge"))
-        return actions
-
-    def _play_actions(self, seat: int, cards: list[int]) -> list[Action]:
-        """One play per card, per named color for wild cards and per seat for swaps."""
-        actions: list[Action] = []
-        hand = self.hands[seat]
-        calls = len(hand) == 2
-        targets: list[int | None] = [None]
-        if len(hand) > 1 and any(self.effects[c] >= SWAP for c in cards):
-            targets = list(self.swap_targets(seat))
-        for card in dict.fromkeys(cards):
-            aims = targets if self.effects[card] >= SWAP else [None]
-            for target in aims:
-                if IS_WILD[card]:
-                    actions += [Action(seat, "play", card, c, calls, target) for c in range(4)]
-                else:
-                    actions.append(Action(seat, "play", card, None, calls, target))
-        return actions
+        return legality.legal_actions(self, seat)
 
     def catchable(self) -> int:
         """The seat that may be caught for not calling UNO right now, or -1."""
@@ -729,42 +561,7 @@ class Game:
 
     def leave(self, seat: int) -> None:
         """Seat leaves: its hand is shuffled into the draw pile and play goes on without it."""
-        if not 0 <= seat < self.n or not self.active[seat]:
-            raise errors.not_allowed("That player is not in this round.")
-        if self.phase is Phase.OVER:
-            self.active[seat] = False
-            self.players -= 1
-            return
-        pile = self.draw_pile
-        rng = self.rng
-        for card in self.hands[seat]:
-            pile.insert(rng.randrange(len(pile) + 1), card)
-        returned = len(self.hands[seat])
-        self.hands[seat] = []
-        self.called[seat] = False
-        self.events.append({"type": "leave", "seat": seat, "returned": returned})
-        # Work out who goes next before the seat disappears from the rotation.
-        was_current = self.current == seat
-        following = self.next_seat(seat)
-        self.active[seat] = False
-        self.players -= 1
-        if self.exposed == seat:
-            self.exposed = -1
-        if self.players == 1:
-            self.phase = Phase.OVER
-            self.winner = following
-            self.current = -1
-            self.exposed = -1
-            self.points = [0] * self.n
-            self.events.append({"type": "forfeit", "winner": following})
-            return
-        # A penalty whose author left still stands: its target answers as usual (a challenge is
-        # judged on the hand recorded at the play); only what would fall back on the author lapses.
-        if was_current:
-            if self.phase is not Phase.COLOR:
-                self.end_response()
-                self.drawn = -1
-            self.current = following
+        leaving.leave(self, seat)
 
     def clone(self, rng: random.Random | None = None) -> Game:
         """An independent copy for look-ahead; it never touches this round's generator."""

@@ -1,4 +1,4 @@
-"""What a round waits for, and what each played card does."""
+"""What a round waits for, what each played card does and on what it may go."""
 
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ from enum import IntEnum
 from functools import lru_cache
 
 from .cards import (
+    CARD_COLOR,
     CARD_KINDS,
     CARD_RANK,
+    COLORS,
     DRAW2,
     IS_WILD,
     REVERSE,
@@ -17,7 +19,7 @@ from .cards import (
     WILD_VICTORY_LAP,
     Edition,
 )
-from .house import CustomEffect, HouseRules, Stack
+from .house import OFFICIAL, CustomEffect, HouseRules, Stack
 
 
 class Phase(IntEnum):
@@ -68,3 +70,30 @@ def effect_table(edition: Edition, house: HouseRules) -> tuple[int, ...]:
     if edition is Edition.MARIO and effect is not CustomEffect.NONE:
         table[WILD_CUSTOM] = CUSTOM_SWAP if effect is CustomEffect.SWAP_HANDS else CUSTOM
     return tuple(table)
+
+
+@lru_cache(maxsize=64)
+def lookups(edition: Edition, house: HouseRules) -> tuple[tuple[int, ...], bool, bool, bool]:
+    """What a game looks up of its options: the effect table, then whether plays need checks,
+    whether draws are plain, and whether every matching card may be played with no seat named
+    (the policies' fast path)."""
+    effects = effect_table(edition, house)
+    restrict = house.wd4_strict or house.no_action_finish
+    plain_draw = not (house.must_play or house.draw_until_playable or house.wd4_strict)
+    return effects, restrict, plain_draw, not restrict and max(effects) < SWAP
+
+
+# The printed rules' lookups per edition (classic, sonic, mario), picked without hashing.
+OFFICIAL_LOOKUPS = tuple(
+    lookups(e, OFFICIAL) for e in (Edition.CLASSIC, Edition.SONIC, Edition.MARIO)
+)
+
+# MATCHES[color * CARD_KINDS + top][card]: may ``card`` go on ``top`` with ``color`` in force.
+MATCHES: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(
+        IS_WILD[card] or CARD_COLOR[card] == color or CARD_RANK[card] == CARD_RANK[top]
+        for card in range(CARD_KINDS)
+    )
+    for color in range(len(COLORS))
+    for top in range(CARD_KINDS)
+)
