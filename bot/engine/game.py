@@ -1,10 +1,11 @@
-"""One round of UNO as a state machine: the deal, the first card, turns and UNO calls.
+"""One round of UNO as a state machine: turns, plays, draws and UNO calls.
 
-docs/rules.md states the rules. Pending penalties (accept, challenge, bounce, stacking) live in
-``penalties``, the other house-rule effects in ``house_effects``, saving in ``saving``. Actions
-are validated completely before anything changes, so a rejected action (``RuleError``) leaves the
-round untouched. Each applied action appends events (plain dicts with a ``type``) to
-``self.events``; they are the game's record.
+docs/rules.md states the rules. ``apply`` is the one way from an action to its effect. Around
+this module: ``deal`` (the deal and the first card), ``legality`` (what a seat may do now),
+``penalties`` (a pending draw penalty and its answers, stacking included), ``house_effects`` (the
+other house rules), ``leaving`` and ``saving``. Actions are validated completely before anything
+changes, so a rejected action (``RuleError``) leaves the round untouched. Each applied action
+appends events (plain dicts with a ``type``) to ``self.events``; they are the game's record.
 """
 
 from __future__ import annotations
