@@ -232,3 +232,16 @@ def test_custom_effect_is_ignored_outside_mario() -> None:
 def test_custom_written_rule_is_not_announced_when_an_effect_is_enforced() -> None:
     game = table3("mario", ["wild-custom"], house=effect("play_again"), house_rule="Sing")
     assert "house_rule" not in play(game, 1, "wild-custom", "green")[0]
+
+
+@pytest.mark.parametrize("name", ["swap_hands", "rotate_hands"])
+def test_custom_exchanges_recount_uno_calls_like_a_seven(name: str) -> None:
+    game = table3("mario", house=effect(name))
+    give(game, 1, ["wild-custom", "red-3"])
+    give(game, 2, ["blue-9"])
+    do(game, 2, "call_uno")
+    game.apply(act(1, "play", "wild-custom", "green", target=2))
+    # Seat 1 went down to one card without calling; after the exchange whoever holds one card
+    # counts as having called, and nobody can be caught.
+    assert game.called == [len(h) == 1 for h in game.hands] and game.catchable() == -1
+    assert sum(game.uno_flags()) == sum(len(h) == 1 for h in game.hands) >= 1
