@@ -55,7 +55,7 @@ def await_answer(game: Game, seat: int, target: int, card: int, legal: bool, tot
 def answer_kind(game: Game, card: int) -> bool:
     """May a card of this kind answer the pending penalty (bounce or stack)."""
     if card == WILD_SUPER_STAR:
-        return game.edition is Edition.MARIO
+        return True  # only Mario's deck holds one: elsewhere it is a card nobody holds
     stack = game.house.stack
     if stack is Stack.NONE:
         return False
@@ -85,18 +85,17 @@ def answers(game: Game, seat: int) -> list[int]:
 
 
 def _refusal(game: Game) -> errors.RuleError:
-    ways = ["accept the penalty"]
+    text = "Accept the penalty"
     stack = game.house.stack
     if stack is not Stack.NONE and game.pending_card != WILD_DRAW4:
-        ways.append("stack a Draw Two" + (" or a Wild Draw Four" if stack is Stack.ALL else ""))
+        text += ", stack a Draw Two" + (" or a Wild Draw Four" if stack is Stack.ALL else "")
     elif stack is Stack.ALL:
-        ways.append("stack a Wild Draw Four")
+        text += ", stack a Wild Draw Four"
     if game.pending_card == WILD_DRAW4 and not game.house.wd4_strict:
-        ways.append("challenge it")
+        text += ", challenge it"
     if game.edition is Edition.MARIO:
-        ways.append("bounce it with a Super Star")
-    text = ", ".join(ways[:-1]) + " or " + ways[-1] if len(ways) > 1 else ways[0]
-    return errors.not_allowed(text[0].upper() + text[1:] + ".")
+        text += " or bounce it with a Super Star"
+    return errors.not_allowed(text + ".")
 
 
 def play_answer(game: Game, seat: int, card: int, color: int | None, uno: bool) -> None:
