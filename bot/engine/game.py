@@ -235,16 +235,8 @@ class Game:
         """Does a play of ``card`` name a seat to swap with (unless it is the last card)."""
         return self.effects[card] >= SWAP
 
-    def playable(self, seat: int) -> list[int]:
-        """The cards ``seat`` may play right now (with repeats, in hand order): on its turn,
-        the cards that match and that no option forbids, the answers to a pending penalty, or
-        the drawn card; out of turn, the identical cards it may jump in with."""
-        return legality.playable(self, seat)
-
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every turn action ``seat`` may take now (the awaited seat by default): wild plays
-        once per color, swaps once per seat; for another seat, its jump-ins."""
-        return legality.legal_actions(self, seat)
+    playable = legality.playable
+    legal_actions = legality.legal_actions
 
     def catchable(self) -> int:
         """The seat that may be caught for not calling UNO right now, or -1."""
@@ -498,13 +490,9 @@ class Game:
         self.events.append({"type": "pass", "seat": seat})
         self.current = self.next_seat(seat)
 
-    def accept(self, seat: int) -> None:
-        """Take the pending penalty (its whole total) and lose the turn."""
-        penalties.accept(self, seat)
-
-    def challenge(self, seat: int) -> None:
-        """Challenge a wild-draw4: the loser of the challenge draws."""
-        penalties.challenge(self, seat)
+    # Bound as methods without a wrapper: accepting is on the engine's hot path.
+    accept = penalties.accept
+    challenge = penalties.challenge
 
     def end_response(self) -> None:
         """No penalty is pending any more."""
@@ -560,9 +548,7 @@ class Game:
             self._draw(target, count, "catch")
         return True
 
-    def leave(self, seat: int) -> None:
-        """Seat leaves: its hand is shuffled into the draw pile and play goes on without it."""
-        leaving.leave(self, seat)
+    leave = leaving.leave
 
     def clone(self, rng: random.Random | None = None) -> Game:
         """An independent copy for look-ahead; it never touches this round's generator."""
