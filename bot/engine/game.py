@@ -443,12 +443,12 @@ class Game:
 
     def draw(self, seat: int) -> None:
         """Draw one card instead of playing; a playable one may then be played at once."""
-        if seat != self.current or self.phase is OVER:
+        phase = self.phase
+        if seat != self.current or phase is not TURN:
             self._check_turn(seat)
-        if self.phase is not TURN:
             raise errors.not_allowed(
                 "You already drew: play the card you drew or keep it."
-                if self.phase is Phase.DRAWN
+                if phase is Phase.DRAWN
                 else "You cannot draw now."
             )
         if not self.plain_draw:

@@ -181,10 +181,11 @@ def _stack(
 
 def accept(game: Game, seat: int) -> None:
     """The target draws the whole total and is skipped."""
-    game._check_turn(seat)
-    if game.phase is not Phase.RESPOND:
+    if seat != game.current or game.phase is not Phase.RESPOND:
+        game._check_turn(seat)
         raise errors.not_allowed("There is no penalty to accept.")
-    game._close_window(seat)
+    if game.exposed != seat:  # a turn action closes another player's UNO window
+        game.exposed = -1
     count = game.penalty
     game.events.append({"type": "accept", "seat": seat, "count": count})
     game._draw(seat, count, "draw4" if game.pending_card == WILD_DRAW4 else "draw2")
