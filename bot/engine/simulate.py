@@ -76,13 +76,20 @@ POLICIES: dict[str, Policy] = {
 }
 
 
-def play_round(game: Game, policy: Policy, rng: random.Random) -> int:
-    """Play ``game`` to its end; returns the number of actions applied."""
-    turns = 0
-    while game.phase is not OVER:
+# Some mixes of house rules allow a round nobody can finish (in sonic under wd4_strict, two
+# players who each hold two Wild Draw Fours can never play them); such a round stops here.
+ROUND_CAP = 100_000
+
+
+def play_round(game: Game, policy: Policy, rng: random.Random, cap: int = ROUND_CAP) -> int:
+    """Play ``game`` to its end, or ``cap`` actions; returns the number of actions applied."""
+    if game.phase is OVER:
+        return 0
+    for turns in range(1, cap + 1):
         policy(game, rng)
-        turns += 1
-    return turns
+        if game.phase is OVER:
+            return turns
+    return cap
 
 
 def simulate(
@@ -98,6 +105,7 @@ def simulate(
     choose = POLICIES[policy]
     rng = random.Random(seed)
     wins = [0] * players
+    unfinished = 0
     turns = 0
     base = edition_deck(ed)
     start = time.perf_counter()
@@ -108,7 +116,10 @@ def simulate(
         game = Game(ed, players, dealer, deck, random.Random(rng.getrandbits(32)), house=house)
         fast = choose is random_policy and game.plain_play
         turns += play_round(game, _plain_random if fast else choose, rng)
-        wins[game.winner] += 1
+        if game.over:
+            wins[game.winner] += 1
+        else:
+            unfinished += 1
     seconds = time.perf_counter() - start
     return {
         "edition": ed.value,
@@ -122,4 +133,5 @@ def simulate(
         "games_per_s": round(games / seconds, 1) if seconds else None,
         "actions_per_s": round(turns / seconds, 1) if seconds else None,
         "wins": wins,
+        "unfinished": unfinished,  # rounds stopped at ROUND_CAP actions (see there)
     }

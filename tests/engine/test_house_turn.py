@@ -25,6 +25,7 @@ from engine_helpers import (
 
 from bot.engine import Edition, Game, HouseRules, hand_view
 from bot.engine.cards import CODES, edition_deck, parse_card
+from bot.engine.simulate import play_round, random_policy
 
 UNTIL = {"draw_until_playable": True}
 MUST = {"must_play": True}
@@ -268,3 +269,23 @@ def test_error_order_phase_then_hand_then_match_then_color_then_target() -> None
 def test_house_rules_keep_every_card_in_the_deal() -> None:
     game = make_game("classic", [[], [], []], ["red-5"], house={"hand_size": 3})
     assert sorted(all_cards(game).elements()) == sorted(map(parse_card, edition_codes("classic")))
+
+
+def test_wd4_strict_in_sonic_two_wild_draw4s_block_each_other() -> None:
+    game = table3("sonic", house=STRICT)
+    give(game, 1, ["wild-draw4", "wild-draw4", "blue-2"])
+    assert game.playable(1) == []
+    rejects(game, act(1, "play", "wild-draw4", "green"), "cannot_play")
+
+
+def test_a_round_nobody_can_finish_stops_at_the_simulation_cap() -> None:
+    # Sonic, wd4_strict, two players holding two Wild Draw Fours each: neither can ever go out.
+    game = make_game(
+        "sonic", [["wild-draw4", "wild-draw4"], ["wild-draw4", "wild-draw4"]], ["red-5"]
+    )
+    game.configure(HouseRules(wd4_strict=True))
+    give(game, 0, ["wild-draw4", "wild-draw4", "green-1"])
+    give(game, 1, ["wild-draw4", "wild-draw4", "green-2"])
+    assert play_round(game, random_policy, random.Random(1), cap=300) == 300
+    assert not game.over
+    assert all(sum(c == parse_card("wild-draw4") for c in h) == 2 for h in game.hands)
