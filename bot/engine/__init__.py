@@ -3,6 +3,7 @@
 from .cards import CODES, COLORS, Edition, card_code, edition_deck, parse_card, parse_color
 from .errors import RuleError
 from .game import Action, Event, Game, Phase
+from .house import OPTIONS, PRESETS, CustomEffect, HouseRules, Stack
 from .match import Match, ScoreView
 from .rules import RuleSet, Scoring
 from .snapshot import HandView, PublicView, SeatView, hand_view, public_view
@@ -10,11 +11,15 @@ from .snapshot import HandView, PublicView, SeatView, hand_view, public_view
 __all__ = [
     "CODES",
     "COLORS",
+    "OPTIONS",
+    "PRESETS",
     "Action",
+    "CustomEffect",
     "Edition",
     "Event",
     "Game",
     "HandView",
+    "HouseRules",
     "Match",
     "Phase",
     "PublicView",
@@ -23,6 +28,7 @@ __all__ = [
     "ScoreView",
     "Scoring",
     "SeatView",
+    "Stack",
     "card_code",
     "edition_deck",
     "hand_view",

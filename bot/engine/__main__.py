@@ -1,6 +1,6 @@
 """`python -m bot.engine scenario FILE|-` and `python -m bot.engine simulate ...`.
 
-The contract is ``shared/ENGINE_CONTRACT.md``. Malformed input exits 2 with one line on stderr.
+docs/rules.md describes both commands. Malformed input exits 2 with one line on stderr.
 """
 
 from __future__ import annotations
@@ -10,8 +10,15 @@ import json
 import sys
 from typing import Any
 
+from .cards import Edition, edition_deck
+from .house import HouseRules
 from .scenario import ScenarioError, run_scenario
 from .simulate import POLICIES, simulate
+
+
+def _fail(message: str) -> int:
+    print(f"error: {' '.join(message.split())}", file=sys.stderr)
+    return 2
 
 
 def _scenario(path: str) -> int:
@@ -22,28 +29,30 @@ def _scenario(path: str) -> int:
             with open(path, encoding="utf-8") as handle:
                 text = handle.read()
     except OSError as exc:
-        print(f"error: cannot read {path}: {exc.strerror}", file=sys.stderr)
-        return 2
+        return _fail(f"cannot read {path}: {exc.strerror}")
     except UnicodeDecodeError:
-        print(f"error: {path} is not UTF-8 text", file=sys.stderr)
-        return 2
+        return _fail(f"{path} is not UTF-8 text")
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        print(f"error: malformed JSON: {exc}", file=sys.stderr)
-        return 2
+    except json.JSONDecodeError as exc:
+        return _fail(f"malformed JSON: {exc}")
+    except RecursionError:
+        return _fail("malformed JSON: nested too deeply")
+    except ValueError as exc:  # e.g. an integer longer than Python converts
+        return _fail(f"malformed JSON: {exc}")
     try:
         result = run_scenario(data)
     except ScenarioError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc))
+    except RecursionError:
+        return _fail("the scenario is nested too deeply")
     json.dump(result, sys.stdout)
     sys.stdout.write("\n")
     return 0
 
 
-def _simulate(args: argparse.Namespace) -> int:
-    result = simulate(args.edition, args.players, args.games, args.seed, args.policy)
+def _simulate(args: argparse.Namespace, house: HouseRules) -> int:
+    result = simulate(args.edition, args.players, args.games, args.seed, args.policy, house)
     json.dump(result, sys.stdout)
     sys.stdout.write("\n")
     return 0
@@ -52,8 +61,7 @@ def _simulate(args: argparse.Namespace) -> int:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:
         # One line and exit 2, as for any other malformed input.
-        print(f"error: {message}", file=sys.stderr)
-        raise SystemExit(2)
+        raise SystemExit(_fail(message))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,12 +76,25 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--games", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--policy", choices=sorted(POLICIES), default="random")
+    sim.add_argument(
+        "--house",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a house rule, e.g. stack=all or jump_in=true (repeatable)",
+    )
     args = parser.parse_args(argv)
     if args.command == "scenario":
         return _scenario(args.file)
     if args.games < 0:
         parser.error("--games must be 0 or more")
-    return _simulate(args)
+    try:
+        house = HouseRules.from_text(args.house)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if house.hand_size * args.players + 1 > len(edition_deck(Edition(args.edition))):
+        parser.error(f"the deck cannot deal {house.hand_size} cards to {args.players} players")
+    return _simulate(args, house)
 
 
 if __name__ == "__main__":

@@ -14,17 +14,19 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from .ai_memory import Knowledge as Knowledge
+from .ai_memory import chance_none as chance_none
+from .ai_memory import counts_as_color
+from .ai_memory import illegal_chance as illegal_chance
+from .ai_memory import knowledge as knowledge
 from .cards import (
     CARD_COLOR,
-    CARD_INDEX,
     CARD_KINDS,
     CARD_POINTS,
     CARD_RANK,
-    COLOR_INDEX,
     DRAW2,
     IS_WILD,
     REVERSE,
@@ -33,10 +35,11 @@ from .cards import (
     WILD_SUPER_STAR,
     WILD_VICTORY_LAP,
     Edition,
-    edition_deck,
     shuffle,
 )
 from .game import DRAWN, MATCHES, RESPOND, TURN, Action, Game, Phase
+from .house import CustomEffect
+from .phase import CUSTOM, ROTATE, SWAP
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 DEFAULT_BUDGET_S = 0.12
@@ -46,131 +49,13 @@ ROLLOUT_STEP_CAP = 600
 # Challenge a Wild Draw Four from this estimated chance that it was illegal: losing a challenge
 # costs 2 extra cards, winning one moves 4 cards to the culprit and keeps the turn.
 CHALLENGE_THRESHOLD = 0.3
+# Points per card a hand exchange (7-0, swap or rotate) would shed (or cost).
+EXCHANGE_WEIGHT = 8.0
 # Hard keeps its heuristic's move unless another move's rollouts beat it by this many
 # standard errors.
 PRIOR_Z = 1.0
 
 Clock = Callable[[], float]
-
-
-# ----- what a seat knows -----
-
-
-@dataclass(slots=True)
-class Knowledge:
-    """What ``seat`` may infer from public information and its own hand."""
-
-    seat: int
-    unseen: list[int]  # every card not in this hand nor in the discard pile, in a fixed order
-    # Per seat: (count, excluded kinds): at least ``count`` cards in hand are none of those kinds.
-    voids: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)
-    known: dict[int, Counter[int]] = field(default_factory=dict)  # seen in a challenge reveal
-    color_before_last_play: int = -1
-
-
-def _excluded(color: int, top: int) -> frozenset[int]:
-    """The kinds a seat could have played on ``top`` with ``color`` in force."""
-    if color < 0:
-        return frozenset(c for c in range(CARD_KINDS) if IS_WILD[c])
-    mask = MATCHES[color * CARD_KINDS + top]
-    return frozenset(c for c in range(CARD_KINDS) if mask[c])
-
-
-def knowledge(game: Game, seat: int) -> Knowledge:
-    """Read the public record the way ``seat`` saw it."""
-    remaining = Counter(edition_deck(game.edition))
-    remaining.subtract(game.hands[seat])
-    remaining.subtract(game.discard)
-    unseen = [c for c in sorted(remaining) for _ in range(max(remaining[c], 0))]
-    info = Knowledge(seat, unseen)
-    color = -1
-    top = -1
-    before = -1
-    # A seat that draws at its turn is taken to hold nothing playable (the random policy and
-    # most people draw only when stuck); cards drawn since then are unconstrained.
-    void_at: dict[int, tuple[frozenset[int], int]] = {}  # seat -> (excluded, drawn since)
-    drawer = -1  # a seat that just drew at its turn: what comes next tells about that card
-    for event in game.events:
-        kind = event["type"]
-        if drawer >= 0:
-            # The drawn card was played (it is gone) or, unless kept by a pass, did not fit
-            # either: in both cases it no longer counts as an unconstrained card.
-            if not (kind == "pass" and event["seat"] == drawer):
-                excluded, since = void_at[drawer]
-                void_at[drawer] = (excluded, since - 1)
-            drawer = -1
-        if kind == "play" or kind == "bounce":
-            card = CARD_INDEX[event["card"]]
-            who = event["seat"]
-            before = color
-            top = card
-            color = COLOR_INDEX[event["color"]] if IS_WILD[card] else CARD_COLOR[card]
-            known = info.known.get(who)
-            if known is not None and known[card] > 0:
-                known[card] -= 1
-        elif kind == "first_card":
-            if event["effect"] == "starts":
-                top = CARD_INDEX[event["card"]]
-                color = CARD_COLOR[top]
-        elif kind == "color":
-            color = COLOR_INDEX[event["color"]]
-        elif kind == "draw":
-            who = event["seat"]
-            if event["reason"] == "draw" and who != seat and top >= 0 and event["count"]:
-                void_at[who] = (_excluded(color, top), 0)
-                drawer = who
-            if who in void_at:
-                excluded, since = void_at[who]
-                void_at[who] = (excluded, since + int(event["count"]))
-        elif kind == "challenge":
-            if event["seat"] == seat:
-                target = int(event["target"])
-                info.known[target] = Counter(CARD_INDEX[c] for c in event["hand"])
-        elif kind == "leave":
-            info.known.pop(int(event["seat"]), None)
-            void_at.pop(int(event["seat"]), None)
-    for who, (excluded, since) in void_at.items():
-        count = len(game.hands[who]) - since
-        if count > 0:
-            info.voids[who] = (count, excluded)
-    if not game.events and len(game.discard) > 1:
-        below = game.discard[-2]
-        before = CARD_COLOR[below]
-    info.color_before_last_play = before
-    return info
-
-
-def _counts_as_color(edition: Edition, card: int, color: int) -> bool:
-    """Does ``card`` in the culprit's hand make a Wild Draw Four on ``color`` illegal."""
-    return CARD_COLOR[card] == color or (edition is Edition.SONIC and IS_WILD[card])
-
-
-def illegal_chance(game: Game, info: Knowledge) -> float:
-    """Estimated chance that the pending Wild Draw Four was played holding the color in force."""
-    culprit = game.pending_from
-    color = info.color_before_last_play
-    if culprit < 0 or color < 0:
-        return 0.5
-    edition = game.edition
-    hand_size = len(game.hands[culprit])
-    known = info.known.get(culprit, Counter())
-    if any(_counts_as_color(edition, c, color) and n > 0 for c, n in known.items()):
-        return 1.0
-    free = hand_size - sum(known.values())
-    void = info.voids.get(culprit)
-    if void is not None:
-        count, excluded = void
-        kinds = [c for c in range(CARD_KINDS) if _counts_as_color(edition, c, color)]
-        if all(c in excluded for c in kinds):
-            free -= count
-    pool = len(info.unseen)
-    hits = sum(1 for c in info.unseen if _counts_as_color(edition, c, color))
-    clean = 1.0
-    for i in range(max(free, 0)):
-        if pool - i <= 0:
-            break
-        clean *= max(pool - hits - i, 0) / (pool - i)
-    return 1.0 - clean
 
 
 # ----- easy -----
@@ -181,17 +66,28 @@ def _uno(game: Game, seat: int) -> bool:
 
 
 def _easy(game: Game, seat: int, rng: random.Random) -> Action:
-    """A random playable card, else draw; a drawn playable card is played; penalties accepted."""
+    """A random playable card, else draw; a drawn playable card is played; penalties accepted
+    unless a draw card can be stacked on them."""
     phase = game.phase
     if phase is Phase.COLOR:
         return Action(seat, "choose_color", color=rng.randrange(4))
     if phase is Phase.RESPOND:
-        return Action(seat, "accept")
+        stacks = [c for c in game.playable(seat) if c != WILD_SUPER_STAR]
+        if not stacks:
+            return Action(seat, "accept")
+        card = stacks[rng.randrange(len(stacks))]
+        color = rng.randrange(4) if IS_WILD[card] else None
+        return Action(seat, "play", card, color, _uno(game, seat))
     cards = game.playable(seat)
     if not cards:
         return Action(seat, "draw")
     card = cards[rng.randrange(len(cards))]
-    return Action(seat, "play", card, rng.randrange(4) if IS_WILD[card] else None, _uno(game, seat))
+    color = rng.randrange(4) if IS_WILD[card] else None
+    target = None
+    if game.needs_target(card) and len(game.hands[seat]) > 1:
+        targets = game.swap_targets(seat)
+        target = targets[rng.randrange(len(targets))]
+    return Action(seat, "play", card, color, _uno(game, seat), target)
 
 
 # ----- normal -----
@@ -220,6 +116,62 @@ def _others(game: Game, seat: int) -> list[int]:
     return [len(game.hands[s]) for s in range(game.n) if s != seat and game.active[s]]
 
 
+def swap_target(game: Game, seat: int) -> int:
+    """Whom to swap hands with: the opponent holding the fewest cards (among equals, the one
+    who plays soonest)."""
+    n = game.n
+    return min(
+        game.swap_targets(seat),
+        key=lambda s: (len(game.hands[s]), (s - seat) * game.direction % n),
+    )
+
+
+def _previous_seat(game: Game, seat: int) -> int:
+    """The active seat whose next seat is ``seat`` (whose hand a rotation hands to ``seat``)."""
+    back = (seat - game.direction) % game.n
+    while not game.active[back]:
+        back = (back - game.direction) % game.n
+    return back
+
+
+def exchange_gain(game: Game, seat: int, card: int) -> int:
+    """Cards this hand would be rid of by the exchange of hands that playing ``card`` brings
+    (7 or swap_hands with ``swap_target``, 0 or rotate_hands); negative when it hurts."""
+    effect = game.effects[card]
+    mine = len(game.hands[seat]) - 1
+    if mine <= 0 or effect < ROTATE:
+        return 0
+    if effect >= SWAP:
+        return mine - len(game.hands[swap_target(game, seat)])
+    if effect == ROTATE or game.house.custom_effect is CustomEffect.ROTATE_HANDS:
+        return mine - len(game.hands[_previous_seat(game, seat)])
+    return 0
+
+
+def _house_bonus(game: Game, seat: int, card: int, danger: bool) -> float:
+    """What a heuristic player makes of a card's house-rule effect (0 under the printed rules)."""
+    effect = game.effects[card]
+    if effect < ROTATE:
+        return 0.0
+    score = EXCHANGE_WEIGHT * exchange_gain(game, seat, card)
+    if effect == CUSTOM:
+        kind = game.house.custom_effect
+        if kind is CustomEffect.NEXT_DRAWS_2:
+            score += 25.0 if len(game.hands[game.next_seat(seat)]) <= 2 else 5.0
+        elif kind is CustomEffect.EVERYONE_DRAWS_1:
+            score += 15.0 if danger else 3.0
+        elif kind is CustomEffect.PLAY_AGAIN:
+            score += 10.0
+    return score
+
+
+def _target(game: Game, seat: int, card: int) -> int | None:
+    """The seat a play of ``card`` names, if it names one."""
+    if game.needs_target(card) and len(game.hands[seat]) > 1:
+        return swap_target(game, seat)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Style:
     """The weights of a heuristic player: normal's, and hard's sharper ones."""
@@ -236,34 +188,6 @@ class Style:
 NORMAL = Style()
 # Tuned on 10,000 seeded rounds per edition against three normal players (docs/performance.md).
 SHARP = Style(wild=-60.0, idle_hit=-5.0, keep_drawn_wild=True, block=10.0, block_danger=3.0)
-
-
-def chance_none(game: Game, info: Knowledge, seat: int, fits: tuple[bool, ...]) -> float:
-    """Estimated chance that ``seat`` holds no card that ``fits`` (a table by card kind).
-
-    The cards of a hand are taken as independent draws from the cards ``info`` has not seen;
-    the part of the hand a draw showed to hold none of some kinds draws from the rest only.
-    """
-    known = info.known.get(seat)
-    if known and any(n > 0 and fits[c] for c, n in known.items()):
-        return 0.0
-    pool = info.unseen
-    if not pool:
-        return 0.0
-    size = len(game.hands[seat])
-    chance = 1.0
-    free = size
-    void = info.voids.get(seat)
-    if void is not None:
-        count, excluded = void
-        count = min(count, size)
-        allowed = [c for c in pool if c not in excluded]
-        if allowed:
-            misses = sum(1 for c in allowed if not fits[c])
-            chance *= (misses / len(allowed)) ** count
-        free = size - count
-    misses = sum(1 for c in pool if not fits[c])
-    return chance * (misses / len(pool)) ** free
 
 
 def follower(game: Game, seat: int, card: int) -> int:
@@ -289,12 +213,12 @@ def _card_score(
     hand = game.hands[seat]
     nxt = game.next_seat(seat)
     nxt_cards = len(game.hands[nxt])
-    score = 0.0
+    score = _house_bonus(game, seat, card, danger)
     if IS_WILD[card]:
         # Wild cards are kept for when nothing else fits: they are never stuck in hand.
         score += style.wild
         if card == WILD_DRAW4:
-            held = any(_counts_as_color(game.edition, c, game.color) for c in hand if c != card)
+            held = any(counts_as_color(game.edition, c, game.color) for c in hand if c != card)
             if held:
                 score -= 100.0 if nxt_cards > 1 else 0.0
             if nxt_cards <= 2:
@@ -335,21 +259,17 @@ def heuristic(
     if phase is Phase.COLOR:
         return Action(seat, "choose_color", color=best_color(hand, rng))
     if phase is Phase.RESPOND:
-        if WILD_SUPER_STAR in hand:
-            star = best_color(hand, rng, WILD_SUPER_STAR)
-            return Action(seat, "play", WILD_SUPER_STAR, star, _uno(game, seat))
-        if game.pending_card == WILD_DRAW4:
-            chance = illegal_chance(game, info or knowledge(game, seat))
-            if chance >= CHALLENGE_THRESHOLD:
-                return Action(seat, "challenge")
-        return Action(seat, "accept")
+        return _answer(game, seat, rng, info)
     danger = min(_others(game, seat)) <= 2
     if phase is Phase.DRAWN:
         card = game.drawn
-        if IS_WILD[card] and style.keep_drawn_wild and len(hand) > 1 and not danger:
+        may_pass = not game.house.must_play
+        if IS_WILD[card] and style.keep_drawn_wild and len(hand) > 1 and not danger and may_pass:
             return Action(seat, "pass")  # a wild card is worth more later than one card less now
+        if may_pass and exchange_gain(game, seat, card) < 0:
+            return Action(seat, "pass")  # the swap it brings would cost more than it sheds
         named = best_color(hand, rng, card) if IS_WILD[card] else None
-        return Action(seat, "play", card, named, _uno(game, seat))
+        return Action(seat, "play", card, named, _uno(game, seat), _target(game, seat, card))
     cards = list(dict.fromkeys(game.playable(seat)))
     if not cards:
         return Action(seat, "draw")
@@ -357,7 +277,33 @@ def heuristic(
         info = knowledge(game, seat)
     best = max(cards, key=lambda c: _card_score(game, seat, c, danger, style, info))
     color = best_color(hand, rng, best) if IS_WILD[best] else None
-    return Action(seat, "play", best, color, _uno(game, seat))
+    return Action(seat, "play", best, color, _uno(game, seat), _target(game, seat, best))
+
+
+def _answer(game: Game, seat: int, rng: random.Random, info: Knowledge | None) -> Action:
+    """Answer a pending penalty: stack a Draw Two (cheap), else bounce with a Super Star, else
+    stack a Wild Draw Four when the penalty is big or lands on a player close to going out,
+    else challenge a Wild Draw Four that is likely illegal, else accept."""
+    hand = game.hands[seat]
+    answers = game.playable(seat)
+    stacks = [c for c in answers if c != WILD_SUPER_STAR]
+    twos = [c for c in stacks if c != WILD_DRAW4]
+    if twos:
+        # Leave the color in force where this hand is strongest.
+        card = max(twos, key=lambda c: sum(1 for h in hand if CARD_COLOR[h] == CARD_COLOR[c]))
+        return Action(seat, "play", card, None, _uno(game, seat))
+    if WILD_SUPER_STAR in answers:
+        star = best_color(hand, rng, WILD_SUPER_STAR)
+        return Action(seat, "play", WILD_SUPER_STAR, star, _uno(game, seat))
+    close = len(game.hands[game.next_seat(seat)]) <= 2
+    if stacks and (close or game.penalty >= 4):
+        named = best_color(hand, rng, WILD_DRAW4)
+        return Action(seat, "play", WILD_DRAW4, named, _uno(game, seat))
+    if game.pending_card == WILD_DRAW4 and not game.house.wd4_strict:
+        chance = illegal_chance(game, info or knowledge(game, seat))
+        if chance >= CHALLENGE_THRESHOLD:
+            return Action(seat, "challenge")
+    return Action(seat, "accept")
 
 
 def _normal(game: Game, seat: int, rng: random.Random) -> Action:
@@ -370,6 +316,9 @@ def _normal(game: Game, seat: int, rng: random.Random) -> Action:
 
 def _rollout_policy(game: Game, rng: random.Random) -> None:
     """The fast policy of the rollouts: a random playable colored card before any wild card."""
+    if not game.plain_play:
+        _house_rollout_policy(game, rng)
+        return
     seat = game.current
     phase = game.phase
     hand = game.hands[seat]
@@ -395,6 +344,32 @@ def _rollout_policy(game: Game, rng: random.Random) -> None:
             game.accept(seat)
     else:
         game.choose_color(seat, _quick_color(hand, rng))
+
+
+def _house_rollout_policy(game: Game, rng: random.Random) -> None:
+    """The rollout policy where an option forbids some matching cards or a card names a seat."""
+    seat = game.current
+    phase = game.phase
+    hand = game.hands[seat]
+    if phase is Phase.COLOR:
+        game.choose_color(seat, _quick_color(hand, rng))
+        return
+    cards = game.playable(seat)
+    if not cards:
+        if phase is RESPOND:
+            game.accept(seat)
+        else:
+            game.draw(seat)
+        return
+    plain = [c for c in cards if not IS_WILD[c]]
+    pick = plain or cards
+    card = pick[int(rng.random() * len(pick))]
+    color = _quick_color(hand, rng) if IS_WILD[card] else None
+    target = None
+    if game.needs_target(card) and len(hand) > 1:
+        targets = game.swap_targets(seat)
+        target = targets[int(rng.random() * len(targets))]
+    game.play(seat, card, color, True, target)
 
 
 def _quick_color(hand: list[int], rng: random.Random) -> int:
@@ -450,24 +425,29 @@ def determinize(game: Game, info: Knowledge, rng: random.Random) -> Game:
         world.pending_hand = world.hands[culprit][:]
         before = info.color_before_last_play
         world.pending_legal = not any(
-            _counts_as_color(game.edition, c, before) for c in world.pending_hand
+            counts_as_color(game.edition, c, before) for c in world.pending_hand
         )
     return world
 
 
 def candidates(game: Game, seat: int, rng: random.Random) -> list[Action]:
-    """The actions worth simulating: every distinct move, wild cards with normal's color only."""
+    """The actions worth simulating: every distinct move; wild cards with normal's color only,
+    swaps with normal's seat only."""
     hand = game.hands[seat]
-    seen: set[tuple[str, int | None]] = set()
+    seen: set[int] = set()
     result: list[Action] = []
     for action in game.legal_actions():
-        if action.do == "play" and action.card is not None and IS_WILD[action.card]:
-            key = (action.do, action.card)
-            if key in seen:
+        card = action.card
+        if (
+            action.do == "play"
+            and card is not None
+            and (IS_WILD[card] or action.target is not None)
+        ):
+            if card in seen:
                 continue
-            seen.add(key)
-            color = best_color(hand, rng, action.card)
-            action = Action(seat, "play", action.card, color, action.uno)
+            seen.add(card)
+            color = best_color(hand, rng, card) if IS_WILD[card] else None
+            action = Action(seat, "play", card, color, action.uno, _target(game, seat, card))
         result.append(action)
     return result
 
@@ -567,6 +547,41 @@ def out_of_turn(game: Game, seat: int, level: str, rng: random.Random) -> Action
         if target >= 0 and target != seat:
             return Action(seat, "catch", target=target)
     return None
+
+
+def jump_in(game: Game, seat: int, level: str, rng: random.Random) -> Action | None:
+    """A jump-in this computer seat (not the awaited one) takes now, or None.
+
+    Easy never jumps in. Normal and hard jump in whenever it helps: a card played out of turn
+    is a card shed at no cost, unless the exchange of hands it brings (7-0, swap) would hurt.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}")
+    if level == "easy" or seat == game.current:
+        return None
+    jumps = game.legal_actions(seat)
+    if not jumps:
+        return None
+    card = jumps[0].card
+    assert card is not None
+    if exchange_gain(game, seat, card) < 0:
+        return None
+    return Action(seat, "play", card, None, _uno(game, seat), _target(game, seat, card))
+
+
+def timeout_action(game: Game, seat: int, rng: random.Random) -> Action:
+    """What the awaited ``seat`` does when its time runs out: the least committal legal action.
+
+    Draw (then keep the drawn card); where must_play forbids that, play as normal would; accept
+    a penalty; name the color this hand holds most.
+    """
+    if game.phase is Phase.OVER or game.current != seat:
+        raise ValueError(f"the game does not await seat {seat}")
+    dos = {a.do for a in game.legal_actions()}
+    for safe in ("draw", "pass", "accept"):
+        if safe in dos:
+            return Action(seat, safe)
+    return heuristic(game, seat, rng, NORMAL)
 
 
 def policy(level: str) -> Callable[[Game, random.Random], None]:

@@ -1,93 +1,63 @@
-"""One round of UNO as a state machine: the deal, the first card, turns, penalties and UNO calls.
+"""One round of UNO as a state machine: turns, plays, draws and UNO calls.
 
-Every rule of ``shared/rules/RULINGS.md`` lives here. Actions are validated completely before
-anything changes, so a rejected action (``RuleError``) leaves the round untouched. Each applied
-action appends events (plain dicts with a ``type``) to ``self.events``; they are the game's record.
+docs/rules.md states the rules. ``apply`` is the one way from an action to its effect. Around
+this module: ``deal`` (the deal and the first card), ``legality`` (what a seat may do now),
+``penalties`` (a pending draw penalty and its answers, stacking included), ``house_effects`` (the
+other house rules), ``leaving`` and ``saving``. Actions are validated completely before anything
+changes, so a rejected action (``RuleError``) leaves the round untouched. Each applied action
+appends events (plain dicts with a ``type``) to ``self.events``; they are the game's record.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from enum import IntEnum
 from typing import Any
 
-from . import errors
+from . import errors, house_effects, leaving, legality, penalties, saving
+from .action import Action
 from .cards import (
     CARD_COLOR,
     CARD_KINDS,
     CARD_POINTS,
-    CARD_RANK,
     CODES,
     COLORS,
-    DRAW2,
-    IS_NUMBER,
     IS_WILD,
     NO_COLOR,
-    REVERSE,
-    SKIP,
     WILD_CUSTOM,
-    WILD_DRAW4,
-    WILD_SUPER_STAR,
-    WILD_VICTORY_LAP,
     Edition,
     shuffle,
 )
+from .deal import deal
+from .house import OFFICIAL, HouseRules
+from .phase import (
+    ANSWER_TWO,
+    AWAITING,
+    DRAW_FOUR,
+    DRAW_TWO,
+    DRAWN,
+    LAP,
+    MATCHES,
+    OFFICIAL_LOOKUPS,
+    OVER,
+    PLAIN,
+    RESPOND,
+    ROTATE,
+    SKIP_NEXT,
+    SWAP,
+    TURN,
+    TURN_BACK,
+    Phase,
+    lookups,
+)
+
+# Re-exported: callers name the round's phases, actions and the match table through this module.
+__all__ = ["AWAITING", "DRAWN", "MATCHES", "OVER", "RESPOND", "TURN", "Action", "Game", "Phase"]
 
 HAND_SIZE = 7
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 
 Event = dict[str, Any]
-
-
-class Phase(IntEnum):
-    """What the round waits for."""
-
-    TURN = 0  # play or draw
-    DRAWN = 1  # play the card just drawn, or pass
-    RESPOND = 2  # the target of a draw2 or wild-draw4 answers
-    COLOR = 3  # name the color of a wild card turned up first
-    OVER = 4
-
-
-AWAITING: tuple[str, ...] = ("turn", "drawn", "respond", "color", "round_over")
-TURN, DRAWN, RESPOND, COLOR, OVER = Phase.TURN, Phase.DRAWN, Phase.RESPOND, Phase.COLOR, Phase.OVER
-
-# What a played card does, looked up once per play instead of a chain of comparisons.
-PLAIN, SKIP_NEXT, TURN_BACK, DRAW_TWO, DRAW_FOUR, LAP = range(6)
-EFFECT: tuple[int, ...] = tuple(
-    DRAW_FOUR
-    if card == WILD_DRAW4
-    else LAP
-    if card == WILD_VICTORY_LAP
-    else PLAIN
-    if IS_WILD[card] or CARD_RANK[card] < 10
-    else {SKIP: SKIP_NEXT, REVERSE: TURN_BACK, DRAW2: DRAW_TWO}[CARD_RANK[card]]
-    for card in range(CARD_KINDS)
-)
-
-# MATCHES[color * CARD_KINDS + top][card]: may ``card`` go on ``top`` with ``color`` in force.
-MATCHES: tuple[tuple[bool, ...], ...] = tuple(
-    tuple(
-        IS_WILD[card] or CARD_COLOR[card] == color or CARD_RANK[card] == CARD_RANK[top]
-        for card in range(CARD_KINDS)
-    )
-    for color in range(len(COLORS))
-    for top in range(CARD_KINDS)
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One player action, as the scenario contract spells it."""
-
-    seat: int
-    do: str
-    card: int | None = None
-    color: int | None = None
-    uno: bool = False
-    target: int | None = None
 
 
 class Game:
@@ -104,18 +74,24 @@ class Game:
         "draw_pile",
         "drawn",
         "edition",
+        "effects",
         "events",
         "exposed",
         "hands",
+        "house",
         "house_rule",
         "n",
+        "penalty",
         "pending_card",
         "pending_from",
         "pending_hand",
         "pending_legal",
         "phase",
+        "plain_draw",
+        "plain_play",
         "players",
         "points",
+        "restrict",
         "rng",
         "winner",
     )
@@ -129,6 +105,7 @@ class Game:
         rng: random.Random,
         active: list[bool] | None = None,
         house_rule: str = "",
+        house: HouseRules | None = None,
     ) -> None:
         """Deal from ``deck`` (index 0 is the top) and turn up the first card."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -144,6 +121,7 @@ class Game:
         self.dealer = dealer
         self.rng = rng
         self.house_rule = house_rule
+        self.configure(house or OFFICIAL)
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.draw_pile: list[int] = deck[::-1]  # top at the end, so drawing is pop()
         self.discard: list[int] = []
@@ -158,10 +136,23 @@ class Game:
         self.pending_from = -1
         self.pending_legal = True
         self.pending_hand: list[int] = []
+        self.penalty = 0
         self.winner = -1
         self.points: list[int] | None = None
         self.events: list[Event] = []
-        self._deal()
+        deal(self)
+
+    def configure(self, house: HouseRules) -> None:
+        """Set the house rules and the lookups derived from them (at the deal or a restore)."""
+        self.house = house
+        edition = self.edition
+        if house is not OFFICIAL:
+            derived = lookups(edition, house)
+        elif edition is Edition.CLASSIC:  # identity tests: cheaper than hashing at every deal
+            derived = OFFICIAL_LOOKUPS[0]
+        else:
+            derived = OFFICIAL_LOOKUPS[1 if edition is Edition.SONIC else 2]
+        self.effects, self.restrict, self.plain_draw, self.plain_play = derived
 
     # ----- seats -----
 
@@ -177,60 +168,11 @@ class Game:
             seat = (seat + step) % n
         return seat
 
+    def swap_targets(self, seat: int) -> list[int]:
+        """The seats ``seat`` may name to swap hands with: every other active seat."""
+        return [s for s in range(self.n) if s != seat and self.active[s]]
+
     # ----- the deal and the first card -----
-
-    def _deal(self) -> None:
-        pile = self.draw_pile
-        hands = self.hands
-        order = []
-        seat = self.dealer
-        for _ in range(self.players):
-            seat = self.next_seat(seat)
-            order.append(seat)
-        if len(pile) < HAND_SIZE * self.players + 1:
-            raise ValueError("the deck is too small to deal")
-        for _ in range(HAND_SIZE):
-            for seat in order:
-                hands[seat].append(pile.pop())
-        self.events.append({"type": "deal", "dealer": self.dealer, "cards": HAND_SIZE})
-        self._turn_up_first()
-
-    def _turn_up_first(self) -> None:
-        pile = self.draw_pile
-        discard = self.discard
-        events = self.events
-        left = self.next_seat(self.dealer)
-        card = pile.pop()
-        if self.edition is Edition.SONIC:
-            while not IS_NUMBER[card]:
-                discard.append(card)
-                events.append({"type": "first_card", "card": CODES[card], "effect": "ignored"})
-                if not pile:
-                    self._reshuffle()
-                card = pile.pop()
-        else:
-            while card == WILD_DRAW4:
-                pile.insert(self.rng.randrange(len(pile) + 1), card)
-                events.append({"type": "first_card", "card": CODES[card], "effect": "returned"})
-                card = pile.pop()
-        discard.append(card)
-        self.color = CARD_COLOR[card]
-        rank = CARD_RANK[card]
-        events.append({"type": "first_card", "card": CODES[card], "effect": "starts"})
-        self.current = left
-        if IS_WILD[card]:
-            self.phase = Phase.COLOR
-        elif rank == DRAW2:
-            self._draw(left, 2, "draw2")
-            events.append({"type": "skip", "seat": left})
-            self.current = self.next_seat(left)
-        elif rank == SKIP:
-            events.append({"type": "skip", "seat": left})
-            self.current = self.next_seat(left)
-        elif rank == REVERSE:
-            self.direction = -1
-            events.append({"type": "reverse", "direction": -1})
-            self.current = self.dealer
 
     # ----- piles -----
 
@@ -248,15 +190,23 @@ class Game:
         """Seat draws up to ``count`` cards (fewer only when no card is left anywhere)."""
         pile = self.draw_pile
         hand = self.hands[seat]
-        got = 0
-        while got < count:
-            if not pile:
-                self._reshuffle()
-                pile = self.draw_pile
+        if len(pile) > count:  # the usual case, without the loop: cards come off the top
+            if count == 1:
+                hand.append(pile.pop())
+            else:
+                hand += pile[: -count - 1 : -1]
+                del pile[-count:]
+            got = count
+        else:
+            got = 0
+            while got < count:
                 if not pile:
-                    break
-            hand.append(pile.pop())
-            got += 1
+                    self._reshuffle()
+                    pile = self.draw_pile
+                    if not pile:
+                        break
+                hand.append(pile.pop())
+                got += 1
         if len(hand) > 1:
             self.called[seat] = False
         self.events.append({"type": "draw", "seat": seat, "count": got, "reason": reason})
@@ -281,45 +231,12 @@ class Game:
             return IS_WILD[card]
         return MATCHES[self.color * CARD_KINDS + self.discard[-1]][card]
 
-    def playable(self, seat: int) -> list[int]:
-        """The cards ``seat`` could play right now (with repeats, in hand order)."""
-        if seat != self.current:
-            return []
-        phase = self.phase
-        if phase is TURN:
-            mask = MATCHES[self.color * CARD_KINDS + self.discard[-1]]
-            return [c for c in self.hands[seat] if mask[c]]
-        if phase is Phase.DRAWN:
-            return [self.drawn]
-        if phase is Phase.RESPOND:
-            return [c for c in self.hands[seat] if c == WILD_SUPER_STAR]
-        return []
+    def needs_target(self, card: int) -> bool:
+        """Does a play of ``card`` name a seat to swap with (unless it is the last card)."""
+        return self.effects[card] >= SWAP
 
-    def legal_actions(self) -> list[Action]:
-        """Every turn action the awaited seat may take (wild plays once per color)."""
-        phase = self.phase
-        seat = self.current
-        if phase is Phase.OVER:
-            return []
-        if phase is Phase.COLOR:
-            return [Action(seat, "choose_color", color=c) for c in range(4)]
-        actions: list[Action] = []
-        hand = self.hands[seat]
-        calls = len(hand) == 2
-        for card in dict.fromkeys(self.playable(seat)):
-            if IS_WILD[card]:
-                actions += [Action(seat, "play", card, c, calls) for c in range(4)]
-            else:
-                actions.append(Action(seat, "play", card, None, calls))
-        if phase is Phase.TURN:
-            actions.append(Action(seat, "draw"))
-        elif phase is Phase.DRAWN:
-            actions.append(Action(seat, "pass"))
-        else:
-            actions.append(Action(seat, "accept"))
-            if self.pending_card == WILD_DRAW4:
-                actions.append(Action(seat, "challenge"))
-        return actions
+    playable = legality.playable
+    legal_actions = legality.legal_actions
 
     def catchable(self) -> int:
         """The seat that may be caught for not calling UNO right now, or -1."""
@@ -335,7 +252,8 @@ class Game:
     # ----- actions -----
 
     def apply(self, action: Action) -> list[Event]:
-        """Apply one action; returns its events, or raises RuleError with nothing changed."""
+        """Apply one action; returns its events (empty for a catch or UNO call that changes
+        nothing), or raises RuleError with nothing changed."""
         start = len(self.events)
         do = action.do
         seat = action.seat
@@ -346,7 +264,7 @@ class Game:
         if do == "play":
             if action.card is None:
                 raise errors.bad_action("Say which card to play.")
-            self.play(seat, action.card, action.color, action.uno)
+            self.play(seat, action.card, action.color, action.uno, action.target)
         elif do == "draw":
             self.draw(seat)
         elif do == "pass":
@@ -380,42 +298,65 @@ class Game:
         if self.exposed != seat:
             self.exposed = -1
 
-    def play(self, seat: int, card: int, color: int | None = None, uno: bool = False) -> None:
-        """Play ``card``; ``color`` names the color for wild cards; ``uno`` calls UNO with it."""
+    def valid_target(self, seat: int, target: int | None) -> bool:
+        """Is ``target`` a seat that ``seat`` may swap hands with."""
+        return (
+            target is not None and 0 <= target < self.n and target != seat and self.active[target]
+        )
+
+    def play(
+        self,
+        seat: int,
+        card: int,
+        color: int | None = None,
+        uno: bool = False,
+        target: int | None = None,
+    ) -> None:
+        """Play ``card``; ``color`` names the color for wild cards; ``uno`` calls UNO with it;
+        ``target`` names the seat a 7 (seven_o) or a swap_hands Wild Customizable swaps with.
+        By a seat that is not awaited, while jump_in is on, it is a jump-in."""
         phase = self.phase
         if seat != self.current or phase is OVER:
-            self._check_turn(seat)
+            if phase is TURN and self.house.jump_in and 0 <= seat < self.n:
+                house_effects.check_jump_in(self, seat, card, target)
+                # Valid: the jumper's turn replaces the current one (the checks below pass).
+                self.events.append({"type": "jump_in", "seat": seat, "turn_of": self.current})
+                self.current = seat
+            else:
+                self._check_turn(seat)
         hand = self.hands[seat]
         # Validate everything before changing anything (the checks run in the contract's order).
         if phase is TURN:
-            if card not in hand:
-                raise errors.not_in_hand()
+            try:
+                where = hand.index(card)  # found once, removed by position below
+            except ValueError:
+                raise errors.not_in_hand() from None
             if not MATCHES[self.color * CARD_KINDS + self.discard[-1]][card]:
                 raise errors.cannot_play()
+            if self.restrict and not house_effects.allowed(self, seat, card):
+                raise house_effects.forbidden(self, seat, card)
         elif phase is DRAWN:
             if card not in hand:
                 raise errors.not_in_hand()
             if card != self.drawn:
                 raise errors.wrong_card()
+            where = hand.index(card)
         elif phase is RESPOND:
-            if card != WILD_SUPER_STAR:
-                raise errors.not_allowed(
-                    "Accept the penalty"
-                    + (", challenge it" if self.pending_card == WILD_DRAW4 else "")
-                    + (" or bounce it with a Super Star." if self.edition is Edition.MARIO else ".")
-                )
-            if card not in hand:
-                raise errors.not_in_hand()
+            penalties.play_answer(self, seat, card, color, uno)
+            return
         else:
             raise errors.not_allowed("First choose the color of the card turned up.")
         wild = IS_WILD[card]
         if wild and (color is None or not 0 <= color < 4) and len(hand) > 1:
             raise errors.bad_color()
+        effect = self.effects[card]
+        if effect >= SWAP and len(hand) > 1 and not self.valid_target(seat, target):
+            raise errors.bad_action("Name another player to swap hands with.")
         # Valid: from here on the round changes.
         if self.exposed != seat:
             self.exposed = -1
         prev_color = self.color
-        hand.remove(card)
+        del hand[where]
         self.discard.append(card)
         events = self.events
         if wild:
@@ -423,98 +364,75 @@ class Game:
                 self.color = color
             event: Event = {"type": "play", "seat": seat, "card": CODES[card]}
             event["color"] = COLORS[self.color]
-            if card == WILD_CUSTOM and self.house_rule:
+            if card == WILD_CUSTOM and self.house_rule and effect == PLAIN:
                 event["house_rule"] = self.house_rule
         else:
             self.color = CARD_COLOR[card]
             event = {"type": "play", "seat": seat, "card": CODES[card]}
-        self.drawn = -1
-        if len(hand) == 1:
-            self.called[seat] = uno
-            if not uno:
-                self.exposed = seat
-        if phase is RESPOND:
-            self._bounce(seat, hand, event, uno)
-            return
+        if phase is DRAWN:
+            self.drawn = -1
         events.append(event)
-        if len(hand) == 1 and uno:
-            events.append({"type": "uno", "seat": seat})
-        effect = EFFECT[card]
+        left = len(hand)
+        if left == 1:
+            self.called[seat] = uno
+            if uno:
+                events.append({"type": "uno", "seat": seat})
+            else:
+                self.exposed = seat
         n = self.n
         nxt = (seat + self.direction) % n if self.players == n else self.next_seat(seat)
-        if not hand:
+        if not left:
             # The last card's draws still happen, with no challenge and no bounce.
-            if effect == DRAW_TWO:
+            if effect in (DRAW_TWO, ANSWER_TWO):
                 self._draw(nxt, 2, "draw2")
             elif effect == DRAW_FOUR:
                 self._draw(nxt, 4, "draw4")
             elif effect == LAP:
-                self._victory_lap(seat)
-            self._win(seat)
+                self.draw_round(seat, "victory_lap")
+            elif effect >= ROTATE:
+                house_effects.last_card(self, seat, effect, nxt)
+            self.win(seat)
             return
-        self.phase = TURN
+        if phase is not TURN:
+            self.phase = TURN
         if effect == PLAIN:
             self.current = nxt
         elif effect == SKIP_NEXT:
             events.append({"type": "skip", "seat": nxt})
             self.current = self.next_seat(nxt)
         elif effect == TURN_BACK:
+            self.direction = -self.direction
+            events.append({"type": "reverse", "direction": self.direction})
             if self.players == 2:
+                # With two players a Reverse also acts as a Skip: the same player goes again.
                 events.append({"type": "skip", "seat": nxt})
                 self.current = seat
             else:
-                self.direction = -self.direction
-                events.append({"type": "reverse", "direction": self.direction})
                 self.current = self.next_seat(seat)
         elif effect == DRAW_TWO:
-            if self.edition is Edition.MARIO:
-                self._await_response(seat, nxt, card, True)
-            else:
-                self._draw(nxt, 2, "draw2")
-                events.append({"type": "skip", "seat": nxt})
-                self.current = self.next_seat(nxt)
+            self._draw(nxt, 2, "draw2")
+            events.append({"type": "skip", "seat": nxt})
+            self.current = self.next_seat(nxt)
+        elif effect == ANSWER_TWO:
+            penalties.await_answer(self, seat, nxt, card, True, 2)
         elif effect == DRAW_FOUR:
-            self._await_response(seat, nxt, card, self._draw4_legal(hand, prev_color))
-        else:  # wild-victory-lap
-            self._victory_lap(seat)
+            legal = penalties.draw4_legal(self.edition, hand, prev_color)
+            penalties.await_answer(self, seat, nxt, card, legal, 4)
+        elif effect == LAP:
+            self.draw_round(seat, "victory_lap")
             self.current = nxt
+        else:
+            house_effects.resolve(self, seat, effect, nxt, target)
 
-    def _bounce(self, seat: int, hand: list[int], event: Event, uno: bool) -> None:
-        """A Super Star played by the target sends the penalty back to whoever played it."""
-        event["type"] = "bounce"
-        event["target"] = self.pending_from
-        self.events.append(event)
-        if len(hand) == 1 and uno:
-            self.events.append({"type": "uno", "seat": seat})
-        penalty = 4 if self.pending_card == WILD_DRAW4 else 2
-        if self.active[self.pending_from]:  # a penalty's author who left draws nothing
-            self._draw(self.pending_from, penalty, "bounce")
-        self._end_response()
-        if not hand:
-            self._win(seat)
-            return
-        self.current = self.next_seat(seat)
-
-    def _draw4_legal(self, hand: list[int], prev_color: int) -> bool:
-        if self.edition is Edition.SONIC:
-            return not any(CARD_COLOR[c] == prev_color or IS_WILD[c] for c in hand)
-        return not any(CARD_COLOR[c] == prev_color for c in hand)
-
-    def _await_response(self, seat: int, target: int, card: int, legal: bool) -> None:
-        self.phase = Phase.RESPOND
-        self.current = target
-        self.pending_card = card
-        self.pending_from = seat
-        self.pending_legal = legal
-        self.pending_hand = list(self.hands[seat]) if card == WILD_DRAW4 else []
-
-    def _victory_lap(self, seat: int) -> None:
+    def draw_round(self, seat: int, reason: str) -> None:
+        """Every other player draws one card, in turn order from the next player."""
         other = self.next_seat(seat)
         while other != seat:
-            self._draw(other, 1, "victory_lap")
+            self._draw(other, 1, reason)
             other = self.next_seat(other)
 
-    def _win(self, seat: int) -> None:
+    def win(self, seat: int) -> None:
+        """``seat`` went out: the round is over and scored."""
         self.phase = Phase.OVER
         self.winner = seat
         self.current = -1
@@ -525,19 +443,37 @@ class Game:
 
     def draw(self, seat: int) -> None:
         """Draw one card instead of playing; a playable one may then be played at once."""
-        if seat != self.current or self.phase is OVER:
+        phase = self.phase
+        if seat != self.current or phase is not TURN:
             self._check_turn(seat)
-        if self.phase is not TURN:
             raise errors.not_allowed(
                 "You already drew: play the card you drew or keep it."
-                if self.phase is Phase.DRAWN
+                if phase is Phase.DRAWN
                 else "You cannot draw now."
             )
+        if not self.plain_draw:
+            house_effects.draw(self, seat)
+            return
         if self.exposed != seat:
             self.exposed = -1
-        if self._draw(seat, 1, "draw") and self.can_play(self.hands[seat][-1]):
+        pile = self.draw_pile
+        if not pile:
+            if self._draw(seat, 1, "draw") and self.can_play(self.hands[seat][-1]):
+                self.phase = DRAWN
+                self.drawn = self.hands[seat][-1]
+            else:
+                self.current = self.next_seat(seat)
+            return
+        # One card from a pile that holds some: _draw's loop inlined (a hot path).
+        card = pile.pop()
+        self.hands[seat].append(card)
+        self.called[seat] = False  # the hand now holds two cards or more
+        self.events.append({"type": "draw", "seat": seat, "count": 1, "reason": "draw"})
+        if MATCHES[self.color * CARD_KINDS + self.discard[-1]][card]:
             self.phase = DRAWN
-            self.drawn = self.hands[seat][-1]
+            self.drawn = card
+        elif self.players == self.n:
+            self.current = (seat + self.direction) % self.n
         else:
             self.current = self.next_seat(seat)
 
@@ -546,55 +482,25 @@ class Game:
         self._check_turn(seat)
         if self.phase is not Phase.DRAWN:
             raise errors.not_allowed("You can only pass after drawing a playable card.")
+        if self.house.must_play:
+            raise errors.not_allowed("At this table a playable drawn card must be played.")
         self._close_window(seat)
         self.phase = Phase.TURN
         self.drawn = -1
         self.events.append({"type": "pass", "seat": seat})
         self.current = self.next_seat(seat)
 
-    def accept(self, seat: int) -> None:
-        """Take the pending draw2 or wild-draw4 penalty and lose the turn."""
-        self._check_turn(seat)
-        if self.phase is not Phase.RESPOND:
-            raise errors.not_allowed("There is no penalty to accept.")
-        self._close_window(seat)
-        count = 4 if self.pending_card == WILD_DRAW4 else 2
-        self.events.append({"type": "accept", "seat": seat, "count": count})
-        self._draw(seat, count, "draw4" if count == 4 else "draw2")
-        self._end_response()
-        self.current = self.next_seat(seat)
+    # Bound as methods without a wrapper: accepting is on the engine's hot path.
+    accept = penalties.accept
+    challenge = penalties.challenge
 
-    def _end_response(self) -> None:
+    def end_response(self) -> None:
+        """No penalty is pending any more."""
         self.phase = Phase.TURN
         self.pending_card = -1
         self.pending_from = -1
         self.pending_hand = []
-
-    def challenge(self, seat: int) -> None:
-        """Challenge a wild-draw4: the loser of the challenge draws."""
-        self._check_turn(seat)
-        if self.phase is not Phase.RESPOND or self.pending_card != WILD_DRAW4:
-            raise errors.not_allowed("Only a Wild Draw Four can be challenged.")
-        self._close_window(seat)
-        culprit = self.pending_from
-        legal = self.pending_legal
-        self.events.append(
-            {
-                "type": "challenge",
-                "seat": seat,
-                "target": culprit,
-                "legal": legal,
-                "hand": [CODES[c] for c in self.pending_hand],  # shown to the challenger only
-            }
-        )
-        self._end_response()
-        if legal:
-            self._draw(seat, 6, "challenge")
-            self.current = self.next_seat(seat)
-        else:
-            if self.active[culprit]:  # a culprit who left draws nothing
-                self._draw(culprit, 4, "challenge")
-            self.current = seat
+        self.penalty = 0
 
     def choose_color(self, seat: int, color: int) -> None:
         """Name the color of a wild card turned up first."""
@@ -637,47 +543,12 @@ class Game:
             return False
         self.exposed = -1
         self.events.append({"type": "catch", "seat": seat, "target": target})
-        self._draw(target, 2, "catch")
+        count = self.house.uno_penalty
+        if count:  # a penalty of 0 still makes the catch count, but draws nothing
+            self._draw(target, count, "catch")
         return True
 
-    def leave(self, seat: int) -> None:
-        """Seat leaves: its hand is shuffled into the draw pile and play goes on without it."""
-        if not 0 <= seat < self.n or not self.active[seat]:
-            raise errors.not_allowed("That player is not in this round.")
-        if self.phase is Phase.OVER:
-            self.active[seat] = False
-            self.players -= 1
-            return
-        pile = self.draw_pile
-        rng = self.rng
-        for card in self.hands[seat]:
-            pile.insert(rng.randrange(len(pile) + 1), card)
-        returned = len(self.hands[seat])
-        self.hands[seat] = []
-        self.called[seat] = False
-        self.events.append({"type": "leave", "seat": seat, "returned": returned})
-        # Work out who goes next before the seat disappears from the rotation.
-        was_current = self.current == seat
-        following = self.next_seat(seat)
-        self.active[seat] = False
-        self.players -= 1
-        if self.exposed == seat:
-            self.exposed = -1
-        if self.players == 1:
-            self.phase = Phase.OVER
-            self.winner = following
-            self.current = -1
-            self.exposed = -1
-            self.points = [0] * self.n
-            self.events.append({"type": "forfeit", "winner": following})
-            return
-        # A penalty whose author left still stands: its target answers as usual (a challenge is
-        # judged on the hand recorded at the play); only what would fall back on the author lapses.
-        if was_current:
-            if self.phase is not Phase.COLOR:
-                self._end_response()
-                self.drawn = -1
-            self.current = following
+    leave = leaving.leave
 
     def clone(self, rng: random.Random | None = None) -> Game:
         """An independent copy for look-ahead; it never touches this round's generator."""
@@ -699,60 +570,12 @@ class Game:
 
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to resume the round exactly, JSON-ready."""
-        state = self.rng.getstate()
-        return {
-            "edition": self.edition.value,
-            "n": self.n,
-            "active": list(self.active),
-            "dealer": self.dealer,
-            "house_rule": self.house_rule,
-            "hands": [list(h) for h in self.hands],
-            "draw_pile": list(self.draw_pile),
-            "discard": list(self.discard),
-            "color": self.color,
-            "direction": self.direction,
-            "phase": int(self.phase),
-            "current": self.current,
-            "drawn": self.drawn,
-            "called": list(self.called),
-            "exposed": self.exposed,
-            "pending": [self.pending_card, self.pending_from, self.pending_legal],
-            "pending_hand": list(self.pending_hand),
-            "winner": self.winner,
-            "points": list(self.points) if self.points is not None else None,
-            "rng": [state[0], list(state[1]), state[2]],
-            "events": list(self.events),  # a copy: a saved state must not change with the game
-        }
+        return saving.game_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a round saved by ``to_dict``."""
+        """Rebuild a round saved by ``to_dict`` (a save from before house rules plays them
+        by the printed rules)."""
         game = cls.__new__(cls)
-        game.edition = Edition(data["edition"])
-        game.n = int(data["n"])
-        game.active = [bool(a) for a in data["active"]]
-        game.players = sum(game.active)
-        game.dealer = int(data["dealer"])
-        game.house_rule = str(data["house_rule"])
-        game.hands = [[int(c) for c in h] for h in data["hands"]]
-        game.draw_pile = [int(c) for c in data["draw_pile"]]
-        game.discard = [int(c) for c in data["discard"]]
-        game.color = int(data["color"])
-        game.direction = int(data["direction"])
-        game.phase = Phase(int(data["phase"]))
-        game.current = int(data["current"])
-        game.drawn = int(data["drawn"])
-        game.called = [bool(c) for c in data["called"]]
-        game.exposed = int(data["exposed"])
-        game.pending_card = int(data["pending"][0])
-        game.pending_from = int(data["pending"][1])
-        game.pending_legal = bool(data["pending"][2])
-        game.pending_hand = [int(c) for c in data["pending_hand"]]
-        game.winner = int(data["winner"])
-        game.points = list(data["points"]) if data["points"] is not None else None
-        rng = random.Random()
-        version, internal, gauss = data["rng"]
-        rng.setstate((version, tuple(internal), gauss))
-        game.rng = rng
-        game.events = list(data["events"])
+        saving.restore_game(game, data)
         return game

@@ -90,6 +90,7 @@ class Match:
             random.Random(self.rng.getrandbits(64)),
             active=self.active,
             house_rule=self.rules.house_rule,
+            house=self.rules.house,
         )
 
     def finish_round(self) -> list[int]:

@@ -1,4 +1,5 @@
-"""Table options that shape a match: edition, scoring, target and the Wild Customizable rule."""
+"""Table options that shape a match: edition, scoring, target, the written Wild Customizable
+rule and the house rules."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import Edition
+from .house import OFFICIAL, HouseRules
 
 DEFAULT_TARGET = 500
 HOUSE_RULE_MAX = 200
@@ -20,12 +22,13 @@ class Scoring(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
-    """What a table plays: the edition, how points count and when the match ends."""
+    """What a table plays: the edition, how points count, when the match ends, house rules."""
 
     edition: Edition = Edition.CLASSIC
     scoring: Scoring = Scoring.STANDARD
     target: int | None = DEFAULT_TARGET  # None: a single round decides the match
     house_rule: str = ""
+    house: HouseRules = OFFICIAL
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -33,14 +36,17 @@ class RuleSet:
             "scoring": self.scoring.value,
             "target": self.target,
             "house_rule": self.house_rule,
+            "house": self.house.to_dict(),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> RuleSet:
+        """Rebuild saved rules; a record from before house rules loads with the printed rules."""
         target = data.get("target")
         return cls(
             edition=Edition(str(data["edition"])),
             scoring=Scoring(str(data.get("scoring", "standard"))),
             target=int(target) if isinstance(target, int) else None,
             house_rule=str(data.get("house_rule", "")),
+            house=HouseRules.parse(data.get("house") or {}),
         )

@@ -1,4 +1,8 @@
-"""The `scenario` command: a dealt deck and a list of actions in, the resulting state out."""
+"""The `scenario` command: a dealt deck and a list of actions in, the resulting state out.
+
+Input that is not a well-typed scenario raises ScenarioError with a one-line message; an action
+the rules reject is not malformed input: it is reported in the output's ``error``.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +13,22 @@ from typing import Any
 from .cards import CARD_INDEX, CODES, COLOR_INDEX, COLORS, Edition, edition_deck
 from .errors import RuleError
 from .game import MAX_PLAYERS, MIN_PLAYERS, Action, Game
+from .house import HouseRules
 
 DOS = ("play", "draw", "pass", "accept", "challenge", "choose_color", "call_uno", "catch")
 
 
 class ScenarioError(ValueError):
     """Malformed scenario input (exit status 2)."""
+
+
+def short(value: Any) -> str:
+    """A bounded one-line repr of user input for messages (never huge, never raising)."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _int(value: Any, what: str) -> int:
@@ -26,70 +40,96 @@ def _int(value: Any, what: str) -> int:
 def _seat(value: Any, players: int, what: str) -> int:
     seat = _int(value, what)
     if not 0 <= seat < players:
-        raise ScenarioError(f"{what} {seat} is out of range 0..{players - 1}")
+        raise ScenarioError(f"{what} {short(seat)} is out of range 0..{players - 1}")
     return seat
 
 
 def _card(value: Any, what: str) -> int:
     if not isinstance(value, str) or value not in CARD_INDEX:
-        raise ScenarioError(f"{what}: unknown card code {value!r}")
+        raise ScenarioError(f"{what}: unknown card code {short(value)}")
     return CARD_INDEX[value]
 
 
 def parse_action(raw: Any, index: int, players: int) -> Action | RuleError:
     """An Action, or the bad_action error that rejects it; ScenarioError for malformed input."""
     where = f"actions[{index}]"
+    # Optional fields may be absent or null; present, they must have their JSON type.
     if not isinstance(raw, dict):
         raise ScenarioError(f"{where} must be an object")
+    do = raw.get("do")
+    if do is not None and not isinstance(do, str):
+        raise ScenarioError(f"{where}.do must be a string")
+    color_name = raw.get("color")
+    if color_name is not None and not isinstance(color_name, str):
+        raise ScenarioError(f"{where}.color must be a color name")
+    uno = raw.get("uno")
+    if uno is not None and not isinstance(uno, bool):
+        raise ScenarioError(f"{where}.uno must be true or false")
+    target = raw.get("target")
+    if target is not None:
+        target = _int(target, f"{where}.target")
     if "seat" not in raw:
         return RuleError("bad_action", "Every action needs a seat.")
     seat = _seat(raw["seat"], players, f"{where}.seat")
-    do = raw.get("do")
     if do not in DOS:
-        return RuleError("bad_action", f"Unknown action {do!r}.")
+        return RuleError("bad_action", f"Unknown action {short(do)}.")
     card = None
-    if "card" in raw:
+    if raw.get("card") is not None:
         card = _card(raw["card"], f"{where}.card")
     elif do == "play":
         return RuleError("bad_action", "A play needs a card.")
-    target = None
-    if "target" in raw:
-        target = _seat(raw["target"], players, f"{where}.target")
-    elif do == "catch":
-        return RuleError("bad_action", "A catch needs a target.")
+    if do == "catch":
+        if target is None:
+            return RuleError("bad_action", "A catch needs a target.")
+        target = _seat(target, players, f"{where}.target")
+    elif do == "play" and target is not None and not 0 <= target < players:
+        target = -1  # not a seat: rejected (bad_action) where a play needs a target, else ignored
     # An unknown color name is not malformed input: it is a play without a valid color.
-    color_name = raw.get("color")
-    color = COLOR_INDEX.get(color_name) if isinstance(color_name, str) else None
+    color = COLOR_INDEX.get(color_name) if color_name is not None else None
     if do == "choose_color" and color is None:
         color = -1
-    return Action(seat, do, card, color, raw.get("uno") is True, target)
+    return Action(seat, do, card, color, uno is True, target)
+
+
+def parse_house(data: dict[str, Any]) -> HouseRules:
+    """The scenario's ``house_rules`` object (absent: the printed rules)."""
+    raw = data.get("house_rules", {})
+    try:
+        return HouseRules.parse(raw)
+    except ValueError as exc:
+        raise ScenarioError(str(exc)) from None
 
 
 def run_scenario(data: Any) -> dict[str, Any]:
     """Deal the given deck, apply the actions until one is rejected, report the result."""
     if not isinstance(data, dict):
         raise ScenarioError("the scenario must be a JSON object")
-    try:
-        edition = Edition(str(data.get("edition")))
-    except ValueError:
-        raise ScenarioError(f"unknown edition {data.get('edition')!r}") from None
+    name = data.get("edition")
+    if not isinstance(name, str) or name not in {e.value for e in Edition}:
+        raise ScenarioError(f"unknown edition {short(name)}")
+    edition = Edition(name)
     players = _int(data.get("players"), "players")
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ScenarioError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
     dealer = _seat(data.get("dealer", 0), players, "dealer")
+    house = parse_house(data)
     raw_deck = data.get("deck")
     if not isinstance(raw_deck, list):
         raise ScenarioError("deck must be a list of card codes")
     deck = [_card(code, f"deck[{i}]") for i, code in enumerate(raw_deck)]
     if Counter(deck) != Counter(edition_deck(edition)):
         raise ScenarioError(f"deck must hold exactly the {edition.value} deck's cards")
+    if house.hand_size * players + 1 > len(deck):
+        raise ScenarioError(
+            f"the deck cannot deal {house.hand_size} cards to each of {players} players"
+        )
     seed = _int(data.get("seed", 0), "seed")
     raw_actions = data.get("actions", [])
     if not isinstance(raw_actions, list):
         raise ScenarioError("actions must be a list")
     actions = [parse_action(raw, i, players) for i, raw in enumerate(raw_actions)]
 
-    game = Game(edition, players, dealer, deck, random.Random(seed))
+    game = Game(edition, players, dealer, deck, random.Random(seed), house=house)
     error: dict[str, Any] | None = None
     for index, action in enumerate(actions):
         try:
@@ -105,9 +145,9 @@ def run_scenario(data: Any) -> dict[str, Any]:
 
 
 def state_of(game: Game) -> dict[str, Any]:
-    """The contract's ``state`` object."""
+    """The contract's ``state`` object (``penalty`` only while a penalty awaits its answer)."""
     over = game.over
-    return {
+    state: dict[str, Any] = {
         "hands": [[CODES[c] for c in hand] for hand in game.hands],
         "top": CODES[game.discard[-1]],
         "color": COLORS[game.color] if game.color >= 0 else None,
@@ -120,3 +160,6 @@ def state_of(game: Game) -> dict[str, Any]:
         "winner": game.winner if game.winner >= 0 else None,
         "points": list(game.points) if over and game.points is not None else None,
     }
+    if game.awaiting == "respond":
+        state["penalty"] = game.penalty
+    return state

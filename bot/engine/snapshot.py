@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .cards import CARD_COLOR, CARD_RANK, CODES, COLORS, IS_WILD, WILD_DRAW4, Edition
+from .cards import CARD_COLOR, CARD_RANK, CODES, COLORS, IS_WILD, WILD_SUPER_STAR, Edition
 from .game import Game, Phase
+from .house import OFFICIAL, HouseRules
 
 RECENT_DISCARDS = 5
 
@@ -52,6 +53,9 @@ class PublicView:
     round_number: int = 1
     target: int | None = None
     scoring: str = "standard"
+    penalty: int | None = None  # the pending total while a penalty awaits its answer
+    penalty_target: int | None = None  # the seat that must answer it
+    house: HouseRules = OFFICIAL  # the options in force (``house.summary()`` names them)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +76,16 @@ class HandView:
     can_challenge: bool = False
     can_bounce: bool = False
     other_counts: tuple[int, ...] = field(default_factory=tuple)
+    # Per card, in ``cards`` order: may be played now out of turn (a jump-in; also in playable).
+    jump_in: tuple[bool, ...] = field(default_factory=tuple)
+    # Per card: a play of it must name a seat (``targets``) to swap hands with.
+    needs_target: tuple[bool, ...] = field(default_factory=tuple)
+    targets: tuple[int, ...] = field(default_factory=tuple)
+    penalty: int | None = None  # the total this seat must answer (accept draws it all)
+    can_draw: bool = False
+    can_pass: bool = False
+    can_accept: bool = False
+    can_stack: bool = False  # a held draw card may be stacked on the pending penalty
 
 
 def sort_key(card: int) -> tuple[int, int]:
@@ -114,9 +128,11 @@ def public_view(
     )
     pending = None
     pending_from = None
+    penalty = None
     if game.phase is Phase.RESPOND:
         pending = CODES[game.pending_card]
         pending_from = game.pending_from
+        penalty = game.penalty
     return PublicView(
         edition=game.edition,
         seats=seats,
@@ -135,30 +151,46 @@ def public_view(
         round_number=round_number,
         target=target,
         scoring=scoring,
+        penalty=penalty,
+        penalty_target=game.current if penalty is not None else None,
+        house=game.house,
     )
 
 
 def hand_view(game: Game, seat: int, name: str = "") -> HandView:
-    """What ``seat`` sees of its own hand and what it may do with it now."""
-    cards = sorted(game.hands[seat], key=sort_key)
-    playable_set = set(game.playable(seat))
+    """What ``seat`` sees of its own hand and what it may do with it now (from
+    ``game.legal_actions(seat)``, the one source of legality)."""
+    hand = game.hands[seat]
+    cards = sorted(hand, key=sort_key)
     mine = game.current == seat and game.phase is not Phase.OVER
-    pending = CODES[game.pending_card] if mine and game.phase is Phase.RESPOND else None
+    legal = game.legal_actions(seat)
+    playable_set = {a.card for a in legal if a.do == "play"}
+    dos = {a.do for a in legal}
+    responding = mine and game.phase is Phase.RESPOND
+    pending = CODES[game.pending_card] if responding else None
+    playable = tuple(c in playable_set for c in cards)
+    needs = tuple(game.needs_target(c) and len(hand) > 1 for c in cards)
     return HandView(
         edition=game.edition,
         seat=seat,
         name=name or f"Player {seat + 1}",
         cards=tuple(CODES[c] for c in cards),
-        playable=tuple(c in playable_set for c in cards),
+        playable=playable,
         awaiting=game.awaiting if mine else None,
         drawn=CODES[game.drawn] if mine and game.phase is Phase.DRAWN else None,
         top=CODES[game.discard[-1]] if game.discard else None,
         color=COLORS[game.color] if game.color >= 0 else None,
-        can_call_uno=len(game.hands[seat]) == 1
-        and not game.called[seat]
-        and game.phase is not Phase.OVER,
+        can_call_uno=len(hand) == 1 and not game.called[seat] and game.phase is not Phase.OVER,
         pending=pending,
-        can_challenge=pending is not None and game.pending_card == WILD_DRAW4,
-        can_bounce=bool(playable_set) and pending is not None,
+        can_challenge="challenge" in dos,
+        can_bounce=responding and WILD_SUPER_STAR in playable_set,
         other_counts=tuple(len(h) for h in game.hands),
+        jump_in=playable if not mine else tuple(False for _ in cards),
+        needs_target=needs,
+        targets=tuple(game.swap_targets(seat)) if any(needs) else (),
+        penalty=game.penalty if responding else None,
+        can_draw="draw" in dos,
+        can_pass="pass" in dos,
+        can_accept="accept" in dos,
+        can_stack=responding and bool(playable_set - {WILD_SUPER_STAR}),
     )

@@ -62,7 +62,21 @@ def _tell(e: LogEntry, names: Sequence[str]) -> str:
     if kind == "uno":
         return f"{who(e.seat)} called **UNO!**"
     if kind == "catch":
-        return f"{who(e.seat)} caught {who(e.target)} without UNO: +2"
+        penalty = f": +{count}" if count else ""
+        return f"{who(e.seat)} caught {who(e.target)} without UNO{penalty}"
+    if kind == "jump_in":
+        return f"{who(e.seat)} jumped in!"
+    if kind == "stack":
+        return f"{who(e.seat)} stacked it: {who(e.target)} now faces +{count}"
+    if kind == "swap":  # seats only: the cards of a swapped hand stay hidden
+        return f"{who(e.seat)} swapped hands with {who(e.target)}"
+    if kind == "rotate":
+        way = "clockwise" if e.direction == 1 else "counter-clockwise"
+        return f"Every hand passed to the next player, {way}"
+    if kind == "custom_effect":
+        return "Wild Customizable: " + CUSTOM_EFFECTS.get(e.text or "", "?")
+    if kind == "play_again":
+        return f"{who(e.seat)} plays again"
     if kind == "first_card":
         return f"First card: {card_name(e.card)}"
     if kind == "leave":
@@ -88,3 +102,12 @@ def _tell(e: LogEntry, names: Sequence[str]) -> str:
     if kind == "lobby_expired":
         return "The lobby closed: nobody started the game in time"
     return kind.replace("_", " ")
+
+
+CUSTOM_EFFECTS = {
+    "everyone_draws_1": "everyone else draws 1",
+    "next_draws_2": "the next player draws 2 and is skipped",
+    "swap_hands": "swap hands",
+    "rotate_hands": "every hand passes along",
+    "play_again": "play again",
+}

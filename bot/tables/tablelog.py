@@ -66,7 +66,8 @@ def dump_line(line: LogLine) -> object:
 def entries(events: Iterable[Event]) -> list[LogEntry]:
     """The entries worth telling the table for these engine events (one line each)."""
     out: list[LogEntry] = []
-    for event in events:
+    events = list(events)
+    for index, event in enumerate(events):
         kind = event.get("type")
         seat = event.get("seat")
         if kind == "play":
@@ -82,7 +83,7 @@ def entries(events: Iterable[Event]) -> list[LogEntry]:
             reason = event.get("reason")
             if reason == "draw":
                 out.append(LogEntry("draw", seat=seat, count=count))
-            elif reason != "victory_lap" and count:  # a lap is told once, by its play
+            elif reason not in ("victory_lap", "catch") and count:  # told by the play or catch
                 out.append(LogEntry("draws", seat=seat, count=count))
         elif kind in ("pass", "skip", "color", "uno", "leave"):
             out.append(LogEntry(kind, seat=seat, color=event.get("color")))
@@ -95,7 +96,27 @@ def entries(events: Iterable[Event]) -> list[LogEntry]:
                 LogEntry("challenge", seat=seat, target=event["target"], legal=bool(event["legal"]))
             )
         elif kind == "catch":
-            out.append(LogEntry("catch", seat=seat, target=event["target"]))
+            drawn = next(
+                (
+                    int(e["count"])
+                    for e in events[index + 1 : index + 2]
+                    if e.get("type") == "draw" and e.get("reason") == "catch"
+                ),
+                0,
+            )
+            out.append(LogEntry("catch", seat=seat, target=event["target"], count=drawn))
+        elif kind == "jump_in":
+            out.append(LogEntry("jump_in", seat=seat))
+        elif kind == "stack":
+            out.append(LogEntry("stack", seat=seat, target=event["target"], count=event["total"]))
+        elif kind == "swap":
+            out.append(LogEntry("swap", seat=seat, target=event["target"]))
+        elif kind == "rotate":
+            out.append(LogEntry("rotate", direction=int(event["direction"])))
+        elif kind == "custom_effect":
+            out.append(LogEntry("custom_effect", seat=seat, text=str(event["effect"])))
+        elif kind == "play_again":
+            out.append(LogEntry("play_again", seat=seat))
         elif kind == "first_card" and event.get("effect") == "starts":
             out.append(LogEntry("first_card", card=event["card"]))
         elif kind == "round_over":

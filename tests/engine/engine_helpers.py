@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -9,7 +10,16 @@ from typing import Any
 
 import pytest
 
-from bot.engine import Action, Edition, Game, RuleError, edition_deck, parse_card, parse_color
+from bot.engine import (
+    Action,
+    Edition,
+    Game,
+    HouseRules,
+    RuleError,
+    edition_deck,
+    parse_card,
+    parse_color,
+)
 from bot.engine.cards import CARD_COLOR, CODES
 
 HAND = 7
@@ -31,10 +41,12 @@ def build_deck(
     pile: Sequence[str] = (),
     dealer: int = 0,
     rest: Sequence[str] | None = None,
+    hand_size: int = HAND,
 ) -> list[str]:
     """A full edition deck (index 0 the top) whose deal gives ``hands`` and turns up ``pile[0]``.
 
-    ``hands[s]`` lists seat s's cards (up to 7; missing ones are filled from the spare cards);
+    ``hands[s]`` lists seat s's cards (up to ``hand_size``; missing ones are filled from the
+    spare cards);
     ``pile`` is the draw pile from its top right after the deal, so ``pile[0]`` is the first card
     turned up; ``rest`` optionally orders the cards below ``pile`` (default: spare cards with
     number cards first, in the engine's fixed order). The result holds exactly the edition's cards.
@@ -53,15 +65,15 @@ def build_deck(
     )
     full_hands: list[list[str]] = []
     for hand in hands:
-        if len(hand) > HAND:
-            raise ValueError("a hand holds at most 7 cards")
+        if len(hand) > hand_size:
+            raise ValueError(f"a hand holds at most {hand_size} cards")
         filled = list(hand)
-        while len(filled) < HAND:
+        while len(filled) < hand_size:
             filled.append(fillers.pop(0))
         full_hands.append(filled)
     deck: list[str] = []
     order = deal_order(players, dealer)
-    for i in range(HAND):
+    for i in range(hand_size):
         for seat in order:
             deck.append(full_hands[seat][i])
     deck += list(pile)
@@ -79,9 +91,11 @@ def make_game(
     seed: int = 0,
     rest: Sequence[str] | None = None,
     house_rule: str = "",
+    house: HouseRules | dict[str, Any] | None = None,
 ) -> Game:
-    """A round dealt from :func:`build_deck`."""
-    deck = build_deck(edition, hands, pile, dealer, rest)
+    """A round dealt from :func:`build_deck`, under ``house`` rules (a HouseRules or a dict)."""
+    rules = house if isinstance(house, HouseRules) else HouseRules.parse(house or {})
+    deck = build_deck(edition, hands, pile, dealer, rest, rules.hand_size)
     return Game(
         Edition(edition),
         len(hands),
@@ -89,6 +103,7 @@ def make_game(
         [parse_card(c) for c in deck],
         random.Random(seed),
         house_rule=house_rule,
+        house=rules,
     )
 
 
@@ -182,3 +197,35 @@ def set_top(game: Game, code: str) -> None:
     game.draw_pile.remove(card)
     game.discard.append(card)
     game.color = CARD_COLOR[card]
+
+
+# Three hands with no red card, no 5, no 7, no 0 and no wild card, for tables of three.
+BASE0 = ["green-1", "green-2", "green-3", "yellow-1", "yellow-2", "yellow-3", "blue-1"]
+BASE1 = ["blue-2", "blue-3", "blue-4", "green-4", "green-6", "yellow-4", "yellow-6"]
+BASE2 = ["green-8", "green-9", "yellow-8", "yellow-9", "blue-8", "blue-9", "blue-6"]
+
+
+def _pad(cards: Sequence[str], base: Sequence[str]) -> list[str]:
+    return list(cards) + [c for c in base if c not in cards][: HAND - len(cards)]
+
+
+def table3(
+    edition: str,
+    p1: Sequence[str] = (),
+    first: str = "red-5",
+    then: Sequence[str] = (),
+    p0: Sequence[str] = (),
+    p2: Sequence[str] = (),
+    house: dict[str, Any] | None = None,
+    house_rule: str = "",
+) -> Game:
+    """Three players, dealer 0 (seat 1 starts); each hand is the given cards padded from a
+    base hand without red, 5, 7, 0 or wild cards; ``first`` turned up, ``then`` below it."""
+    hands = [_pad(p0, BASE0), _pad(p1, BASE1), _pad(p2, BASE2)]
+    return make_game(edition, hands, [first, *then], house=house, house_rule=house_rule)
+
+
+def through_json(data: dict[str, Any]) -> dict[str, Any]:
+    """A saved state as it comes back from storage."""
+    loaded: dict[str, Any] = json.loads(json.dumps(data))
+    return loaded

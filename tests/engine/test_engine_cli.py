@@ -1,7 +1,9 @@
-"""The command line of ENGINE_CONTRACT.md: scenario files, malformed input, stdin, simulate."""
+"""The engine's command line (docs/rules.md): scenario files, malformed input, stdin, simulate."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
@@ -10,6 +12,8 @@ from typing import Any
 
 import pytest
 from engine_helpers import build_deck, edition_codes
+
+from bot.engine.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -40,8 +44,24 @@ def engine(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[
     )
 
 
+def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """The command line run in this process (the same code as ``engine``, without start-up)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
 def scenario_text(data: Any) -> subprocess.CompletedProcess[str]:
-    return engine("scenario", "-", stdin=data if isinstance(data, str) else json.dumps(data))
+    return cli("scenario", "-", stdin=data if isinstance(data, str) else json.dumps(data))
 
 
 def check_output(got: dict[str, Any], expected: dict[str, Any]) -> None:
@@ -82,7 +102,7 @@ def test_scenario_from_standard_input() -> None:
 def test_scenario_cards_accounted_for() -> None:
     for path in CASES:
         data = json.loads(path.read_text())
-        state = json.loads(engine("scenario", str(path)).stdout)["state"]
+        state = json.loads(cli("scenario", str(path)).stdout)["state"]
         held = sum(len(h) for h in state["hands"])
         assert held + state["draw_pile"] + state["discard_pile"] == len(data["deck"])
 
@@ -205,12 +225,12 @@ def test_simulate_prints_the_contract_fields(edition: str) -> None:
     out = json.loads(result.stdout)
     assert out["games"] == 40 and sum(out["wins"]) == 40 and len(out["wins"]) == 5
     assert out["turns"] > 40 and out["seconds"] > 0 and out["games_per_s"] > 0
-    assert json.loads(engine(*args).stdout)["turns"] == out["turns"]  # seeded
+    assert json.loads(cli(*args).stdout)["turns"] == out["turns"]  # seeded
 
 
 @pytest.mark.parametrize(
     "args", [("--players", "1"), ("--players", "11"), ("--edition", "uno-flip"), ("--games", "-1")]
 )
 def test_simulate_bad_options_exit_2(args: tuple[str, ...]) -> None:
-    result = engine("simulate", *args)
+    result = cli("simulate", *args)
     assert result.returncode == 2 and len(result.stderr.splitlines()) == 1

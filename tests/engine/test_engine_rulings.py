@@ -1,4 +1,4 @@
-"""One named test per ruling of RULINGS.md, each on a deck arranged so hands and top are explicit.
+"""One named test per printed rule (docs/rules.md), on decks arranged so hands and top are explicit.
 
 Unless a test says otherwise: three players, dealer 0, so seat 1 (the dealer's left) starts.
 """
@@ -258,10 +258,13 @@ def test_reverse_changes_direction() -> None:
     assert game.direction == -1 and game.current == 0
 
 
-def test_reverse_with_two_players_acts_as_a_skip() -> None:
-    game = make_game("classic", [P0, ["red-reverse", *P1[1:]]], ["red-5"])
+def test_reverse_with_two_players_acts_as_a_skip_and_turns_the_direction() -> None:
+    game = make_game("classic", [P0, ["red-reverse", "blue-reverse", *P1[2:]]], ["red-5"])
     assert game.current == 1
-    play(game, 1, "red-reverse")
+    events = play(game, 1, "red-reverse")
+    assert events[1:] == [{"type": "reverse", "direction": -1}, {"type": "skip", "seat": 0}]
+    assert game.current == 1 and game.direction == -1
+    play(game, 1, "blue-reverse")
     assert game.current == 1 and game.direction == 1
 
 

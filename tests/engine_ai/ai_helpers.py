@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from bot.engine.cards import CARD_COLOR, CARD_INDEX, CODES, Edition, edition_deck, shuffle
 from bot.engine.game import Game, Phase
+from bot.engine.house import HouseRules
 from bot.engine.simulate import random_policy
 
 EDITIONS = tuple(Edition)
@@ -20,10 +21,13 @@ def position(
     current: int = 0,
     seed: int = 0,
     pile: list[str] | None = None,
+    house: HouseRules | None = None,
 ) -> Game:
     """A game whose hands and top card are given; the rest of the deck is the draw pile."""
     rng = random.Random(seed)
     game = Game(edition, len(hands), 0, _deck(edition, rng), random.Random(seed))
+    if house is not None:
+        game.configure(house)
     rest = Counter(edition_deck(edition))
     game.hands = [[CARD_INDEX[c] for c in hand] for hand in hands]
     for hand in game.hands:

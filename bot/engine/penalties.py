@@ -1,0 +1,223 @@
+"""A pending draw penalty and its answers: accept, challenge, a Super Star bounce, a stacked card.
+
+A penalty is pending while a draw2 or wild-draw4 waits for its target (phase RESPOND). Its total
+starts at 2 or 4; under the ``stack`` option each stacked card adds its own 2 or 4 and sends the
+total on to the next player.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import errors
+from .cards import (
+    CARD_COLOR,
+    CARD_KINDS,
+    CARD_RANK,
+    CODES,
+    COLORS,
+    DRAW2,
+    IS_WILD,
+    WILD_DRAW4,
+    WILD_SUPER_STAR,
+    Edition,
+)
+from .house import Stack
+from .phase import Phase
+
+if TYPE_CHECKING:
+    from .game import Event, Game
+
+DRAW2_CARDS: frozenset[int] = frozenset(
+    c for c in range(CARD_KINDS) if not IS_WILD[c] and CARD_RANK[c] == DRAW2
+)
+
+
+def draw4_legal(edition: Edition, hand: list[int], color: int) -> bool:
+    """Was a wild-draw4 legal: ``hand`` (without it) held no card of ``color``, the color in
+    force before it (in sonic, another wild card counts as that color)."""
+    if edition is Edition.SONIC:
+        return not any(CARD_COLOR[c] == color or IS_WILD[c] for c in hand)
+    return not any(CARD_COLOR[c] == color for c in hand)
+
+
+def await_answer(game: Game, seat: int, target: int, card: int, legal: bool, total: int) -> None:
+    """``card`` played by ``seat`` puts a penalty of ``total`` on ``target``, who must answer."""
+    game.phase = Phase.RESPOND
+    game.current = target
+    game.pending_card = card
+    game.pending_from = seat
+    game.pending_legal = legal
+    game.pending_hand = list(game.hands[seat]) if card == WILD_DRAW4 else []
+    game.penalty = total
+
+
+def answer_kind(game: Game, card: int) -> bool:
+    """May a card of this kind answer the pending penalty (bounce or stack)."""
+    if card == WILD_SUPER_STAR:
+        return True  # only Mario's deck holds one: elsewhere it is a card nobody holds
+    stack = game.house.stack
+    if stack is Stack.NONE:
+        return False
+    if card == WILD_DRAW4:
+        return stack is Stack.ALL
+    # A draw2 stacks on a draw2 only, never on a wild-draw4.
+    return card in DRAW2_CARDS and game.pending_card != WILD_DRAW4
+
+
+def _cannot(game: Game, seat: int, card: int) -> bool:
+    """Do the options forbid this answer: the last card (no_action_finish), or a bluffed
+    wild-draw4 (wd4_strict)."""
+    hand = game.hands[seat]
+    house = game.house
+    if house.no_action_finish and len(hand) == 1:
+        return True  # every answer is an action card
+    if house.wd4_strict and card == WILD_DRAW4:
+        rest = list(hand)
+        rest.remove(card)
+        return not draw4_legal(game.edition, rest, game.color)
+    return False
+
+
+def answers(game: Game, seat: int) -> list[int]:
+    """The cards ``seat`` holds that may answer the pending penalty now."""
+    return [c for c in game.hands[seat] if answer_kind(game, c) and not _cannot(game, seat, c)]
+
+
+def _refusal(game: Game) -> errors.RuleError:
+    text = "Accept the penalty"
+    stack = game.house.stack
+    if stack is not Stack.NONE and game.pending_card != WILD_DRAW4:
+        text += ", stack a Draw Two" + (" or a Wild Draw Four" if stack is Stack.ALL else "")
+    elif stack is Stack.ALL:
+        text += ", stack a Wild Draw Four"
+    if game.pending_card == WILD_DRAW4 and not game.house.wd4_strict:
+        text += ", challenge it"
+    if game.edition is Edition.MARIO:
+        text += " or bounce it with a Super Star"
+    return errors.not_allowed(text + ".")
+
+
+def play_answer(game: Game, seat: int, card: int, color: int | None, uno: bool) -> None:
+    """The target answers with a card: a Super Star bounce or a stacked draw card."""
+    if not answer_kind(game, card):
+        raise _refusal(game)
+    hand = game.hands[seat]
+    if card not in hand:
+        raise errors.not_in_hand()
+    if _cannot(game, seat, card):
+        raise errors.RuleError(
+            "cannot_play",
+            "Your last card may not be an action card."
+            if len(hand) == 1
+            else "A Wild Draw Four may not be played while you hold the color in force.",
+        )
+    wild = IS_WILD[card]
+    if wild and (color is None or not 0 <= color < 4) and len(hand) > 1:
+        raise errors.bad_color()
+    # Valid: from here on the round changes.
+    if game.exposed != seat:
+        game.exposed = -1
+    prev_color = game.color
+    hand.remove(card)
+    game.discard.append(card)
+    if wild:
+        if color is not None and 0 <= color < 4:
+            game.color = color
+    else:
+        game.color = CARD_COLOR[card]
+    game.drawn = -1
+    if len(hand) == 1:
+        game.called[seat] = uno
+        if not uno:
+            game.exposed = seat
+    kind = "bounce" if card == WILD_SUPER_STAR else "play"
+    event: Event = {"type": kind, "seat": seat, "card": CODES[card]}
+    if wild:
+        event["color"] = COLORS[game.color]
+    if card == WILD_SUPER_STAR:
+        event["target"] = game.pending_from
+        _bounce(game, seat, hand, event, uno)
+    else:
+        _stack(game, seat, card, hand, event, uno, prev_color)
+
+
+def _bounce(game: Game, seat: int, hand: list[int], event: Event, uno: bool) -> None:
+    """A Super Star sends the whole penalty back to whoever played its last card."""
+    game.events.append(event)
+    if len(hand) == 1 and uno:
+        game.events.append({"type": "uno", "seat": seat})
+    author = game.pending_from
+    if game.active[author]:  # a penalty's author who left draws nothing
+        game._draw(author, game.penalty, "bounce")
+    game.end_response()
+    if not hand:
+        game.win(seat)
+        return
+    game.current = game.next_seat(seat)
+
+
+def _stack(
+    game: Game, seat: int, card: int, hand: list[int], event: Event, uno: bool, prev_color: int
+) -> None:
+    """A stacked draw card adds its count and sends the total on to the next player."""
+    events = game.events
+    events.append(event)
+    if len(hand) == 1 and uno:
+        events.append({"type": "uno", "seat": seat})
+    four = card == WILD_DRAW4
+    total = game.penalty + (4 if four else 2)
+    target = game.next_seat(seat)
+    events.append({"type": "stack", "seat": seat, "target": target, "total": total})
+    if not hand:
+        # Stacked with the last card: the round ends and the target draws the total.
+        game.end_response()
+        game._draw(target, total, "draw4" if four else "draw2")
+        game.win(seat)
+        return
+    legal = draw4_legal(game.edition, hand, prev_color) if four else True
+    await_answer(game, seat, target, card, legal, total)
+
+
+def accept(game: Game, seat: int) -> None:
+    """The target draws the whole total and is skipped."""
+    if seat != game.current or game.phase is not Phase.RESPOND:
+        game._check_turn(seat)
+        raise errors.not_allowed("There is no penalty to accept.")
+    if game.exposed != seat:  # a turn action closes another player's UNO window
+        game.exposed = -1
+    count = game.penalty
+    game.events.append({"type": "accept", "seat": seat, "count": count})
+    game._draw(seat, count, "draw4" if game.pending_card == WILD_DRAW4 else "draw2")
+    game.end_response()
+    game.current = game.next_seat(seat)
+
+
+def challenge(game: Game, seat: int) -> None:
+    """Challenge the pending wild-draw4: the loser of the challenge draws."""
+    game._check_turn(seat)
+    if game.phase is not Phase.RESPOND or game.pending_card != WILD_DRAW4:
+        raise errors.not_allowed("Only a Wild Draw Four can be challenged.")
+    if game.house.wd4_strict:
+        raise errors.not_allowed("At this table a Wild Draw Four cannot be challenged.")
+    game._close_window(seat)
+    culprit = game.pending_from
+    legal = game.pending_legal
+    total = game.penalty
+    game.events.append(
+        {
+            "type": "challenge",
+            "seat": seat,
+            "target": culprit,
+            "legal": legal,
+            "hand": [CODES[c] for c in game.pending_hand],  # shown to the challenger only
+        }
+    )
+    game.end_response()
+    if legal:
+        game._draw(seat, total + 2, "challenge")
+        game.current = game.next_seat(seat)
+    else:
+        if game.active[culprit]:  # a culprit who left draws nothing
+            game._draw(culprit, total, "challenge")
+        game.current = seat
