@@ -8,12 +8,20 @@ import random
 from engine_helpers import act, play, table3
 from test_engine_cli import CASES
 
-from bot.engine import Game, HouseRules
+from bot.engine import Event, Game, HouseRules
 from bot.engine.cards import CARD_LABELS, Edition, edition_deck, shuffle
 from bot.engine.simulate import random_policy
 from bot.tables.narrate import narrate
+from bot.tables.tablelog import entries
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
+
+
+def tell(events: list[Event], names: list[str]) -> list[str]:
+    """The table log's lines for these engine events."""
+    return [narrate(entry, names) for entry in entries(events)]
+
+
 NEW_TYPES = {"jump_in", "stack", "swap", "rotate", "custom_effect", "play_again"}
 
 
@@ -23,12 +31,12 @@ def test_every_new_event_type_has_a_line() -> None:
         data = json.loads(path.with_suffix(".expected.json").read_text())
         for event in data["events"]:
             if event["type"] in NEW_TYPES:
-                lines = narrate([event], NAMES)
+                lines = tell([event], NAMES)
                 assert len(lines) == 1 and "?" not in lines[0], event
                 seen.add(event["type"])
     game = table3("mario", ["wild-custom", "green-6"], house={"custom_effect": "play_again"})
     events = play(game, 1, "wild-custom", "green")
-    assert narrate(events, NAMES)[-2:] == ["Wild Customizable: play again", "**Bob** plays again"]
+    assert tell(events, NAMES)[-2:] == ["Wild Customizable: play again", "**Bob** plays again"]
     seen.update(e["type"] for e in events if e["type"] in NEW_TYPES)
     assert seen == NEW_TYPES
 
@@ -36,14 +44,14 @@ def test_every_new_event_type_has_a_line() -> None:
 def test_a_swap_is_told_without_the_cards() -> None:
     game = table3("classic", ["red-7"], house={"seven_o": True})
     events = game.apply(act(1, "play", "red-7", target=0))
-    text = "\n".join(narrate(events, NAMES))
+    text = "\n".join(tell(events, NAMES))
     assert "**Bob** swapped hands with **Ann**" in text
     held = {CARD_LABELS[c] for hand in game.hands for c in hand}
     assert not any(label in text for label in held)
 
 
 def test_stack_and_jump_in_lines() -> None:
-    lines = narrate(
+    lines = tell(
         [
             {"type": "jump_in", "seat": 2, "turn_of": 1},
             {"type": "stack", "seat": 2, "target": 0, "total": 6},
@@ -67,5 +75,5 @@ def test_house_ruled_rounds_narrate_every_event_on_one_line() -> None:
         game = Game(Edition.MARIO, 4, 0, deck, random.Random(seed), house=rules)
         while not game.over:
             random_policy(game, rng)
-        for line in narrate(game.events, NAMES):
+        for line in tell(game.events, NAMES):
             assert "\n" not in line and line.strip()

@@ -22,7 +22,6 @@ TOLD = [
     ({"type": "draw", "seat": 0, "count": 1, "reason": "draw"}, ["**Ann** drew a card"]),
     ({"type": "draw", "seat": 0, "count": 0, "reason": "draw"}, ["Nothing to draw"]),
     ({"type": "draw", "seat": 1, "count": 2, "reason": "draw2"}, ["**Bo** draws 2 cards"]),
-    ({"type": "draw", "seat": 1, "count": 1, "reason": "catch"}, ["**Bo** draws 1 card"]),
     ({"type": "draw", "seat": 1, "count": 1, "reason": "victory_lap"}, []),
     ({"type": "pass", "seat": 2}, ["**Cy** kept the drawn card"]),
     ({"type": "skip", "seat": 2}, ["**Cy** is skipped"]),
@@ -34,7 +33,7 @@ TOLD = [
     ),
     ({"type": "color", "seat": 0, "color": "green"}, ["**Ann** chose green"]),
     ({"type": "uno", "seat": 2}, ["**Cy** called **UNO!**"]),
-    ({"type": "catch", "seat": 0, "target": 2}, ["**Ann** caught **Cy** without UNO: +2"]),
+    ({"type": "catch", "seat": 0, "target": 2}, ["**Ann** caught **Cy** without UNO"]),
     ({"type": "first_card", "card": "blue-3", "effect": "starts"}, ["First card: Blue 3"]),
     ({"type": "first_card", "card": "wild-draw4", "effect": "returned"}, []),
     ({"type": "deal", "dealer": 0, "cards": 7}, []),
@@ -45,6 +44,14 @@ TOLD = [
     ({"type": "round_over", "winner": 2, "points": 93}, ["**Cy** went out! 93 points"]),
     ({"type": "forfeit", "winner": 0}, ["**Ann** is the last player left"]),
 ]
+
+
+def test_a_catch_is_told_once_with_the_cards_it_cost() -> None:
+    events = [
+        {"type": "catch", "seat": 0, "target": 2},
+        {"type": "draw", "seat": 2, "count": 4, "reason": "catch"},
+    ]
+    assert [narrate(e, NAMES) for e in entries(events)] == ["**Ann** caught **Cy** without UNO: +4"]
 
 
 def test_engine_events_are_told_as_before() -> None:
