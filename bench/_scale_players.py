@@ -87,6 +87,7 @@ class BenchTable:
     moves: int = 0
     stalls: int = 0
     seen: tuple[int, int] | None = None  # the channel's newest message when we last moved
+    last: int | None = None  # the seat of the player who acted last
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -318,8 +319,9 @@ class Players:
         """Who is to play, and their freshly opened hand.
 
         As people do: wait (up to ``wait`` s) for the table message to change after the last
-        move, and let the player it names open their hand. With ``probe`` every player opens
-        their hand at once instead, without waiting for the table message (flat-out clicking).
+        move, and let the player it mentions open their hand (if it mentions nobody, players try
+        one by one in seat order from the last mover on). With ``probe`` every player opens their
+        hand at once instead, without waiting for the table message (flat-out clicking).
         """
         for attempt in range(3):
             await self._changed(table, table.seen if attempt == 0 else self.newest(table), wait)
@@ -335,27 +337,52 @@ class Players:
                 table.seen = self.newest(table)
                 await self._next_round(table, board, clicks)
                 continue
-            named = [] if probe else [p for p in table.players if f"<@{p.id}>" in board.text]
-            order = named or list(table.players)
-            hands = await asyncio.gather(*(self.show_hand(table, p, clicks, board) for p in order))
-            for user, hand in zip(order, hands, strict=True):
-                if hand is not None and choices(hand):
-                    return user, hand
+            if probe:
+                found = await self._first(table, table.players, clicks, board, together=True)
+            else:
+                named = [p for p in table.players if f"<@{p.id}>" in board.text]
+                found = await self._first(table, named or self._after_last(table), clicks, board)
+            if found is not None:
+                return found
             wait = max(wait, 1.0)  # nobody can act yet: let the table move on first
         # The table message never named the right player: ask everyone.
-        rest = list(table.players)
-        hands = await asyncio.gather(*(self.show_hand(table, p, clicks) for p in rest))
-        for user, hand in zip(rest, hands, strict=True):
+        found = await self._first(table, table.players, clicks, None, together=True)
+        if found is None and self.board(table) is None:
+            table.finished = True
+        return found
+
+    async def _first(
+        self,
+        table: BenchTable,
+        users: list[FakeUser],
+        clicks: Clicks,
+        board: FakeMessage | None,
+        together: bool = False,
+    ) -> tuple[FakeUser, FakeMessage] | None:
+        """The first of ``users`` whose freshly opened hand can act (all at once if together)."""
+        if together:
+            hands = await asyncio.gather(*(self.show_hand(table, u, clicks, board) for u in users))
+            for user, hand in zip(users, hands, strict=True):
+                if hand is not None and choices(hand):
+                    return user, hand
+            return None
+        for user in users:
+            hand = await self.show_hand(table, user, clicks, board)
             if hand is not None and choices(hand):
                 return user, hand
-        if all(h is None for h in hands) and self.board(table) is None:
-            table.finished = True
         return None
+
+    @staticmethod
+    def _after_last(table: BenchTable) -> list[FakeUser]:
+        """The players in seat order, starting after the one who moved last."""
+        start = 0 if table.last is None else table.last + 1
+        return table.players[start:] + table.players[:start]
 
     async def play(
         self, table: BenchTable, user: FakeUser, hand: FakeMessage, clicks: Clicks
     ) -> int:
         """Act on an open hand until the turn passes; the number of moves made (0 or 1...)."""
+        table.last = table.players.index(user)
         moves = 0
         for _ in range(6):
             options = choices(hand)

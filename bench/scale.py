@@ -319,6 +319,7 @@ class Bench:
         self.log_path = folder / "bot.log"
         self.bot: BotProcess | None = None
         self.out: dict[str, Any] = {}
+        self.bot_cpu_s = 0.0  # CPU the bot processes used in all, for the run's cost
         self._edition = 0
 
     def next_edition(self) -> str:
@@ -633,6 +634,7 @@ class Bench:
         ]
         await quiet(self.fake)
         out: dict[str, Any] = {"rss_before_mib": self.proc.rss()}
+        self.bot_cpu_s += self.proc.cpu()
         out["stop_s"] = round(await self.proc.stop(), 2)
         trim_attachments(self.fake)
         events = len(self.fake.message_events)
@@ -691,6 +693,7 @@ class Bench:
                 self.out.setdefault("section_seconds", {})[name] = round(
                     time.monotonic() - started, 1
                 )
+        self.bot_cpu_s += self.proc.cpu()
         await self.proc.stop()
         self.out["health"] = self.health()
         self.out["wall_s"] = round(time.monotonic() - begun, 1)
@@ -705,6 +708,7 @@ class Bench:
         for error in fake.errors:
             rejected[f"{error.status} {error.code} {error.method}"] += 1
         return {
+            "bot_cpu_s": round(self.bot_cpu_s, 1),
             "stuck_tables": sum(t.stuck for t in self.world.tables),
             "interactions": len(fake.interactions),
             "failed_interactions": len(fake.failed_interactions()),
