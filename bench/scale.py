@@ -2,8 +2,9 @@
 
 The bot (the project's UnoBot on a real SQLite file) runs in a child process of its own
 (bench/_bot_child.py, started with PYTHONPATH=<tree>), so its memory and CPU are read alone from
-/proc. The fake Discord runs here, on 127.0.0.1, and simulated players drive the bot by clicks, as
-people would: the player named on the table message opens their hand and clicks a card.
+/proc. The fake Discord runs here, on 127.0.0.1, and simulated players (bench/_scale_players.py)
+drive the bot by clicks, as people would: the player the table message names opens their hand
+and clicks a card.
 
 Prints one JSON object:
 
@@ -783,9 +784,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--tables", type=int_list, help="live table counts (100,250,500)")
     parser.add_argument("--moves", type=int, help="moves after the last table count (2000)")
     parser.add_argument("--hand-clicks", type=int_list, help="Show my hand clicks (500,2000)")
-    parser.add_argument("--steady-seconds", type=float, help="steady load duration (60)")
+    parser.add_argument("--steady-seconds", type=float, help="steady load duration (45)")
     parser.add_argument("--steady-rate", type=float, default=4.0, help="moves/s of it (4)")
-    parser.add_argument("--latency-clicks", type=int, help="turns played one at a time (100)")
+    parser.add_argument("--latency-clicks", type=int, help="turns played one at a time (80)")
     parser.add_argument("--games", type=int, help="four-human single-round games (6)")
     parser.add_argument("--think", type=float, help="s per move in those games (1)")
     parser.add_argument("--max-game-moves", type=int, default=400)
@@ -808,8 +809,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "tables": [100, 250, 500],
         "moves": 2000,
         "hand_clicks": [500, 2000],
-        "steady_seconds": 60.0,
-        "latency_clicks": 100,
+        "steady_seconds": 45.0,
+        "latency_clicks": 80,
         "games": 6,
         "think": 1.0,
         "pacing_seconds": 20.0,
@@ -853,6 +854,8 @@ def main() -> None:
         loop.add_signal_handler(sig, task.cancel)  # unwind, so the bot process is stopped
     try:
         result = loop.run_until_complete(task)
+    except asyncio.CancelledError:
+        sys.exit("scale: interrupted (the bot process was stopped)")
     finally:
         loop.close()
     text = json.dumps(result, indent=2)
