@@ -323,18 +323,21 @@ class Players:
         one by one in seat order from the last mover on). With ``probe`` every player opens their
         hand at once instead, without waiting for the table message (flat-out clicking).
         """
-        for attempt in range(3):
-            await self._changed(table, table.seen if attempt == 0 else self.newest(table), wait)
+        since = table.seen
+        for _ in range(3):
+            await self._changed(table, since, wait)
+            latest = self.newest(table)
+            if not probe and since is not None and latest == since:
+                continue  # the table message does not show the last move yet: keep waiting
+            since = latest
             board = self.board(table)
             if board is None:
-                latest = self.newest(table)
                 await self._changed(table, latest, wait)
                 if self.board(table) is None:
                     table.finished = True
                     return None
                 continue
             if board.find_buttons("Next round"):
-                table.seen = self.newest(table)
                 await self._next_round(table, board, clicks)
                 continue
             if probe:

@@ -662,7 +662,11 @@ class Bench:
         await asyncio.gather(*jobs)
         self.players.timeout = PATIENCE
         await quiet(self.fake, 2.0, 120.0)
-        writes = [e.at for e in self.fake.message_events[events:] if e.via == "channel"]
+        written = [e for e in self.fake.message_events[events:] if e.via == "channel"]
+        writes = [e.at for e in written]
+        kinds: dict[str, int] = defaultdict(int)
+        for event in written:
+            kinds[event.kind] += 1
         out["show_hand_after_ready"] = {
             "result": summary(clicks.hand_result),
             "ack": summary(clicks.hand_ack),
@@ -675,7 +679,7 @@ class Bench:
             "refused": card_clicks.refused,
             "failed": card_clicks.failed,
         }
-        out["table_writes_after_start"] = len(writes)
+        out["table_writes_after_start"] = {"total": len(writes), **kinds}
         out["last_table_write_after_ready_s"] = round(max(writes) - sent_at, 2) if writes else None
         out["peak_channel_writes_per_s"] = worst_window(writes, 1.0)
         out["rss_after_mib"] = bot.rss()
