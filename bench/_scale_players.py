@@ -164,6 +164,7 @@ class Players:
         self.fake = world.fake
         self.rng = world.rng
         self.timeout = timeout
+        self.stale_waits = 0  # waits for a table message that did not change in time
 
     # ----- reading the channel -----
 
@@ -302,8 +303,10 @@ class Players:
     async def _changed(self, table: BenchTable, since: tuple[int, int] | None, wait: float) -> None:
         if since is None or wait <= 0:
             return
-        with contextlib.suppress(AssertionError):
+        try:
             await self.fake.wait_for(lambda: self.newest(table) != since, wait, "a table change")
+        except AssertionError:
+            self.stale_waits += 1
 
     async def _next_round(self, table: BenchTable, board: FakeMessage, clicks: Clicks) -> None:
         found = board.find_buttons("Next round", enabled=True)

@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import atexit
 import contextlib
+import gc
 import importlib
 import json
 import logging
@@ -261,10 +262,28 @@ async def quiet(fake: FakeDiscord, seconds: float = 1.5, limit: float = 60.0) ->
     return round(time.monotonic() - begun, 2)
 
 
-def trim_attachments(fake: FakeDiscord) -> None:
-    """Drop the picture bytes the fake keeps (the bench's own memory; the bot never reads them)."""
+def lighten(fake: FakeDiscord) -> None:
+    """Keep the bench itself light: drop the picture bytes the fake keeps (the bot never reads
+    them back), and stop the garbage collector from scanning everything made so far over and
+    over (the fake keeps every message and interaction, so full collections grow long)."""
     for attachment in fake.attachments.values():
         attachment.data = b""
+    gc.freeze()
+
+
+class GcClock:
+    """Seconds this process spent in garbage collection (so a slow bench shows why)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._started = 0.0
+        gc.callbacks.append(self._tick)
+
+    def _tick(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._started
 
 
 @dataclass
@@ -321,6 +340,7 @@ class Bench:
         self.bot: BotProcess | None = None
         self.out: dict[str, Any] = {}
         self.bot_cpu_s = 0.0  # CPU the bot processes used in all, for the run's cost
+        self.gc_clock = GcClock()
         self._edition = 0
 
     def next_edition(self) -> str:
@@ -412,6 +432,7 @@ class Bench:
             await self.open_tables(target - len(self.world.live()))
             await quiet(self.fake)
             out["tables"][str(target)] = bot.rss()
+            lighten(self.fake)
         tables = self.world.live()
         clicks = Clicks()
         meter = Meter(bot, self.fake)
@@ -421,7 +442,7 @@ class Bench:
         out["after_moves"] = {"tables": len(tables), "moves": made, "mib": bot.rss()}
         self.out.setdefault("cpu", {})["during_moves"] = load
         self.out.setdefault("latency", {})["during_moves"] = clicks.report()
-        trim_attachments(self.fake)
+        lighten(self.fake)
 
         # Show my hand, again and again, by every player in turn.
         pressed = Clicks()
@@ -439,7 +460,7 @@ class Bench:
             await quiet(self.fake, 1.0)
             series[str(target)] = bot.rss()
         out["show_hand_clicks"] = {"mib": series, "failed": pressed.failed}
-        trim_attachments(self.fake)
+        lighten(self.fake)
 
         # A steady load: moves at a fixed rate, RSS sampled as time goes by.
         samples: list[tuple[float, float]] = []
@@ -469,7 +490,7 @@ class Bench:
         }
         await quiet(self.fake)
         out["peak_mib"] = bot.peak()
-        trim_attachments(self.fake)
+        lighten(self.fake)
 
     # ----- latency -----
 
@@ -637,7 +658,7 @@ class Bench:
         out: dict[str, Any] = {"rss_before_mib": self.proc.rss()}
         self.bot_cpu_s += self.proc.cpu()
         out["stop_s"] = round(await self.proc.stop(), 2)
-        trim_attachments(self.fake)
+        lighten(self.fake)
         events = len(self.fake.message_events)
         ready = await self.start_bot()
         bot = self.proc
@@ -694,10 +715,12 @@ class Bench:
         for name in SECTIONS:
             if name in self.args.only:
                 started = time.monotonic()
+                print(f"scale: {name}...", file=sys.stderr, flush=True)
                 await getattr(self, name)()
-                self.out.setdefault("section_seconds", {})[name] = round(
-                    time.monotonic() - started, 1
-                )
+                lighten(self.fake)
+                took = round(time.monotonic() - started, 1)
+                self.out.setdefault("section_seconds", {})[name] = took
+                print(f"scale: {name} took {took} s", file=sys.stderr, flush=True)
         self.bot_cpu_s += self.proc.cpu()
         await self.proc.stop()
         self.out["health"] = self.health()
@@ -708,19 +731,24 @@ class Bench:
         """Anything that went wrong: rejected calls, unanswered clicks, errors the bot logged."""
         fake = self.fake
         log = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-        errors = [line for line in log.splitlines() if " ERROR " in line or "Traceback" in line]
+        lines = log.splitlines()
+        errors = [i for i, line in enumerate(lines) if " ERROR " in line]
         rejected: dict[str, int] = defaultdict(int)
         for error in fake.errors:
             rejected[f"{error.status} {error.code} {error.method}"] += 1
         return {
             "bot_cpu_s": round(self.bot_cpu_s, 1),
             "stuck_tables": sum(t.stuck for t in self.world.tables),
+            "table_waits_timed_out": self.players.stale_waits,
             "interactions": len(fake.interactions),
             "failed_interactions": len(fake.failed_interactions()),
             "rejected_requests": dict(rejected),
-            "bot_error_lines": len(errors),
-            "bot_errors_sample": errors[:5],
+            "bot_errors": len(errors),
+            "bot_warnings": sum(" WARNING " in line for line in lines),
+            # The first error in full, with its traceback: enough to find the cause.
+            "bot_first_error": lines[errors[0] : errors[0] + 40] if errors else [],
             "bench_rss_mib": proc_rss_mib(os.getpid()),
+            "bench_gc_s": round(self.gc_clock.seconds, 1),
         }
 
 
