@@ -271,6 +271,20 @@ def lighten(fake: FakeDiscord) -> None:
     gc.freeze()
 
 
+def stray_players() -> list[asyncio.Task[Any]]:
+    """Tasks of the bench's players still running (there should be none between sections)."""
+    current = asyncio.current_task()
+    return [
+        task
+        for task in asyncio.all_tasks()
+        if task is not current
+        and any(
+            part in getattr(task.get_coro(), "__qualname__", "")
+            for part in ("Bench.", "Players.", "pool.")
+        )
+    ]
+
+
 class GcClock:
     """Seconds this process spent in garbage collection (so a slow bench shows why)."""
 
@@ -341,6 +355,7 @@ class Bench:
         self.out: dict[str, Any] = {}
         self.bot_cpu_s = 0.0  # CPU the bot processes used in all, for the run's cost
         self.gc_clock = GcClock()
+        self.stray_tasks = 0  # players still running after their section: a bench bug
         self._edition = 0
 
     def next_edition(self) -> str:
@@ -366,6 +381,7 @@ class Bench:
     async def open_tables(
         self, count: int, players: int = 3, *, single_round: bool = False, own_channel: bool = False
     ) -> list[BenchTable]:
+        """Open ``count`` tables (editions in turn), several lobbies at a time."""
         tables = [
             await self.world.seat(self.next_edition(), players, own_channel) for _ in range(count)
         ]
@@ -383,8 +399,10 @@ class Bench:
         clicks: Clicks,
         concurrency: int,
         rate: float | None = None,
+        until: float | None = None,
     ) -> int:
-        """``count`` turns spread round-robin over the tables (``rate`` per second at most)."""
+        """``count`` turns spread round-robin over the tables (``rate`` per second at most),
+        started before ``until`` (time.monotonic())."""
         queue: asyncio.Queue[BenchTable] = asyncio.Queue()
         for table in tables:
             if not table.finished:
@@ -400,6 +418,8 @@ class Bench:
                     slot = max(next_at, now)
                     next_at = slot + 1 / rate
                     await asyncio.sleep(slot - now)
+                if until is not None and time.monotonic() >= until:
+                    return
                 try:
                     table = await asyncio.wait_for(queue.get(), 1.0)
                 except TimeoutError:
@@ -417,6 +437,7 @@ class Bench:
         return made
 
     async def ensure_tables(self, count: int) -> list[BenchTable]:
+        """``count`` live tables, opening more if there are not enough yet."""
         live = self.world.live()
         if len(live) < count:
             await self.open_tables(count - len(live))
@@ -425,6 +446,7 @@ class Bench:
     # ----- rss -----
 
     async def rss(self) -> None:
+        """Memory by live tables, after moves, over Show my hand clicks and over time."""
         args, bot = self.args, self.proc
         out: dict[str, Any] = {"baseline_mib": bot.rss(), "tables": {}}
         self.out["rss"] = out
@@ -467,23 +489,25 @@ class Bench:
         moved = sum(t.moves for t in self.world.tables)
         begun = time.monotonic()
         steady_clicks = Clicks()
+        end = begun + args.steady_seconds
+        # The players stop by themselves at the end (cancelling them is not reliable: Python
+        # 3.11's asyncio.wait_for can swallow a cancellation and leave a player running).
         runner = asyncio.create_task(
-            self.moves(10**9, self.world.live(), steady_clicks, args.concurrency, args.steady_rate)
+            self.moves(
+                10**9, self.world.live(), steady_clicks, args.concurrency, args.steady_rate, end
+            )
         )
-        try:
-            while time.monotonic() - begun < args.steady_seconds:
-                samples.append((round(time.monotonic() - begun, 1), bot.rss()))
-                await asyncio.sleep(min(5.0, args.steady_seconds / 6))
+        while time.monotonic() < end:
             samples.append((round(time.monotonic() - begun, 1), bot.rss()))
-        finally:
-            runner.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await runner
+            await asyncio.sleep(min(5.0, args.steady_seconds / 6, max(0.0, end - time.monotonic())))
+        samples.append((round(time.monotonic() - begun, 1), bot.rss()))
         moved = sum(t.moves for t in self.world.tables) - moved
+        elapsed = time.monotonic() - begun
+        await runner
         out["steady"] = {
             "seconds": args.steady_seconds,
             "target_moves_per_s": args.steady_rate,
-            "moves_per_s": round(moved / (time.monotonic() - begun), 2),
+            "moves_per_s": round(moved / elapsed, 2),
             "samples": [list(s) for s in samples],
             "growth_mib": round(samples[-1][1] - samples[0][1], 1),
             "slope_mib_per_min": slope_per_min(samples),
@@ -495,7 +519,7 @@ class Bench:
     # ----- latency -----
 
     async def latency(self) -> None:
-        # One table, one click at a time: each turn waits for the table message of the last.
+        """Click latencies at one table, one click at a time (each turn waits for the last)."""
         [table] = await self.ensure_tables(1)
         await quiet(self.fake, 1.0)
         clicks = Clicks()
@@ -508,6 +532,7 @@ class Bench:
     # ----- requests -----
 
     async def requests(self) -> None:
+        """Channel requests per move over whole four-human games."""
         args = self.args
         start = len(self.fake.requests)
         events = len(self.fake.message_events)
@@ -547,6 +572,7 @@ class Bench:
         }
 
     def worst(self, channels: set[int], since: int, window: float) -> int:
+        """The most channel-route writes one of ``channels`` got in any ``window`` seconds."""
         times: dict[int, list[float]] = defaultdict(list)
         for event in self.fake.message_events[since:]:
             if event.via == "channel" and event.channel_id in channels:
@@ -556,6 +582,7 @@ class Bench:
     # ----- pacing -----
 
     async def pacing(self) -> None:
+        """The worst 5 s of writes per channel, at one second per move and flat out."""
         args = self.args
         out: dict[str, Any] = {"tables": args.pacing_tables, "players": 3}
         out["one_second_per_move"] = await self.pace(think=1.0, probe=False)
@@ -613,6 +640,7 @@ class Bench:
     # ----- cpu -----
 
     async def cpu(self) -> None:
+        """CPU per interaction and interactions per second, with the bot saturated."""
         args = self.args
         tables = await self.ensure_tables(args.cpu_tables)
         await quiet(self.fake)
@@ -640,6 +668,7 @@ class Bench:
     # ----- restart -----
 
     async def restart(self) -> None:
+        """A clean stop, a start on the same database, and clicks right after ready."""
         args = self.args
         tables = await self.ensure_tables(args.restart_tables)
         await quiet(self.fake)
@@ -709,6 +738,7 @@ class Bench:
     # ----- the whole run -----
 
     async def run(self) -> dict[str, Any]:
+        """Start the bot, run the chosen sections in order, stop it."""
         begun = time.monotonic()
         ready = await self.start_bot()
         self.out["start_to_ready_s"] = round(ready["t"] - self.proc.started, 2)
@@ -718,6 +748,7 @@ class Bench:
                 print(f"scale: {name}...", file=sys.stderr, flush=True)
                 await getattr(self, name)()
                 lighten(self.fake)
+                self.stray_tasks += len(stray_players())
                 took = round(time.monotonic() - started, 1)
                 self.out.setdefault("section_seconds", {})[name] = took
                 print(f"scale: {name} took {took} s", file=sys.stderr, flush=True)
@@ -740,6 +771,7 @@ class Bench:
             "bot_cpu_s": round(self.bot_cpu_s, 1),
             "stuck_tables": sum(t.stuck for t in self.world.tables),
             "table_waits_timed_out": self.players.stale_waits,
+            "stray_player_tasks": self.stray_tasks,
             "interactions": len(fake.interactions),
             "failed_interactions": len(fake.failed_interactions()),
             "rejected_requests": dict(rejected),
@@ -882,8 +914,17 @@ def main() -> None:
     args = parse()
     loop = asyncio.new_event_loop()
     task = loop.create_task(measure(args))
+
+    def interrupted() -> None:
+        task.cancel()  # unwind, so the bot process is stopped cleanly...
+        loop.call_later(20.0, give_up)  # ...or killed, if unwinding hangs
+
+    def give_up() -> None:
+        _kill_children()
+        os._exit(130)
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, task.cancel)  # unwind, so the bot process is stopped
+        loop.add_signal_handler(sig, interrupted)
     try:
         result = loop.run_until_complete(task)
     except asyncio.CancelledError:
