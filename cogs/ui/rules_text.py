@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from discord import app_commands
 
+from bot.engine import PRESETS, HouseRules
 from bot.engine.cards import EDITION_TITLES, Edition
+from bot.tables.house_words import explain, rules_line
 from bot.tables.names import safe_text
+from bot.tables.notes import note
 
 EDITION_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=EDITION_TITLES[edition], value=edition.value) for edition in Edition
+]
+PRESET_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=note(f"preset.{name}").english()[:100], value=name) for name in PRESETS
 ]
 
 COMMON = (
@@ -54,9 +60,16 @@ HELP_TEXT = (
 )
 
 
-def rules_summary(edition: Edition, house_rule: str = "") -> str:
-    """The rules of ``edition`` in a few lines (well under Discord's 2000 characters)."""
+def rules_summary(edition: Edition, house_rule: str = "", house: HouseRules | None = None) -> str:
+    """The rules of ``edition`` in a few lines, and a table's house rules each explained (well
+    under Discord's 2000 characters)."""
     text = f"## {EDITION_TITLES[edition]}\n{COMMON}{EXTRA[edition]}"
     if house_rule:
         text += f"\n• This table's house rule: {safe_text(house_rule)}"
+    if house is not None:
+        text += f"\n### {rules_line(house)}"
+        for line in explain(house):
+            text += f"\n• {line.english()}"
+        if not house.changed():
+            text += "\n• This table plays the printed rules: no house rules."
     return text

@@ -10,9 +10,12 @@ from discord import ui
 
 from bot.engine import Action
 from bot.engine.cards import CARD_INDEX, CARD_LABELS
+from bot.engine.house import Stack
 from bot.tables.commands import ANY_SEAT, NextRound, ShowHand
+from bot.tables.house_words import rules_line
 from bot.tables.names import safe_name, safe_text
 from bot.tables.narrate import narrate
+from bot.tables.notes import note
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Status
 
@@ -45,7 +48,7 @@ def status_line(table: TableSnapshot) -> str:
             "turn": "your turn",
             "drawn": "play the card you drew or keep it",
             "color": "choose the color of the first card",
-            "respond": f"answer the {pending}",
+            "respond": f"answer the {pending}: **+{public.penalty or 0}** ({answers(table)})",
         }.get(public.awaiting, "your turn")
         line = f"▶ {mention(table, public.current)}: {doing}"
         if table.deadline is not None:
@@ -59,6 +62,47 @@ def status_line(table: TableSnapshot) -> str:
     if table.status is Status.CANCELLED:
         return "This game was ended."
     return ""
+
+
+def may_challenge(table: TableSnapshot) -> bool:
+    """A pending Wild Draw Four may be challenged (never under wd4_strict)."""
+    public = table.public
+    assert public is not None
+    return public.pending == "wild-draw4" and not public.house.wd4_strict
+
+
+def one_of(keys: list[str]) -> str:
+    """``a, b or c`` from the answers' note keys."""
+    words = [note(key).english() for key in keys]
+    if len(words) == 1:
+        return words[0]
+    return note("answer.or", first=", ".join(words[:-1]), last=words[-1]).english()
+
+
+def answers(table: TableSnapshot) -> str:
+    """What the rules let the target of a pending penalty do (never what they hold)."""
+    public = table.public
+    assert public is not None
+    ways = ["answer.accept"]
+    stack = public.house.stack
+    if stack is Stack.ALL or (stack is Stack.DRAW2 and public.pending != "wild-draw4"):
+        ways.append("answer.stack")
+    if may_challenge(table):
+        ways.append("answer.challenge")
+    if public.edition.value == "mario":
+        ways.append("answer.bounce")
+    return one_of(ways)
+
+
+def jump_in_hint(table: TableSnapshot) -> str | None:
+    """Under jump_in, while a turn is awaited: anyone with the identical card may play it."""
+    public = table.public
+    assert public is not None
+    if not public.house.jump_in or public.awaiting != "turn" or public.top is None:
+        return None
+    if public.top.startswith("wild"):
+        return None
+    return note("jump_in_hint", card=CARD_LABELS[CARD_INDEX[public.top]]).english()
 
 
 def log_text(table: TableSnapshot) -> str:
@@ -77,7 +121,10 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
     facts = (
         f"Color: {COLOR_EMOJI[color]} **{color}**" if color else "Color: *to be chosen*"
     ) + f" · Direction: {'↻ clockwise' if public.direction == 1 else '↺ counter-clockwise'}"
-    container.add_item(ui.TextDisplay(f"{head}\n{status_line(table)}\n{facts}"))
+    lines = [head, status_line(table), facts, f"-# {rules_line(public.house)}"]
+    if table.status is Status.PLAYING and (hint := jump_in_hint(table)) is not None:
+        lines.append(hint)
+    container.add_item(ui.TextDisplay("\n".join(lines)))
     if image is not None:
         container.add_item(ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{image}")))
     if table.log:
@@ -106,8 +153,9 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
             )
         )
         if public.awaiting == "respond":
-            row.add_item(GameButton(respond_id(t, v, "accept"), label="Accept"))
-            if public.pending == "wild-draw4":
+            accept = f"Accept +{public.penalty}" if public.penalty else "Accept"
+            row.add_item(GameButton(respond_id(t, v, "accept"), label=accept))
+            if may_challenge(table):
                 row.add_item(GameButton(respond_id(t, v, "challenge"), label="Challenge"))
         row.add_item(GameButton(quit_id(t), label="Leave game"))
         layout.add_item(row)
