@@ -42,7 +42,9 @@ def lobby_view(table: TableSnapshot) -> ui.LayoutView:
         f"## 🎴 UNO · {describe_rules(table.rules)}\n**{rules_line(table.rules.house)}**",
         f"**Players ({len(table.seats)}/{MAX_SEATS})**\n{seats}",
     ]
-    mario = table.rules.edition is Edition.MARIO
+    # A Wild Customizable with an enforced effect (the rules line names it) announces no
+    # written rule, so none is asked for.
+    mario = table.rules.edition is Edition.MARIO and table.rules.house.custom_effect.value == "none"
     if mario:
         rule = safe_text(table.house_rule) if table.house_rule else "*not written yet*"
         lines.append(f"**Wild Customizable house rule:** {rule}")

@@ -129,7 +129,8 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
         container.add_item(ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{image}")))
     if table.log:
         container.add_item(ui.TextDisplay(log_text(table)))
-    if public.house_rule and table.rules.edition.value == "mario":
+    written = public.house.custom_effect.value == "none"  # else the effect is the rule
+    if public.house_rule and table.rules.edition.value == "mario" and written:
         container.add_item(ui.TextDisplay(f"-# Wild Customizable: {safe_text(public.house_rule)}"))
     if table.scores is not None:
         container.add_item(ui.TextDisplay(scores_text(table)))
