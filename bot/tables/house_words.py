@@ -8,6 +8,7 @@ can tell the same rules in the reader's language.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 
 from bot.engine import HouseRules
 from bot.engine.cards import Edition
@@ -41,6 +42,7 @@ def in_force(house: HouseRules) -> tuple[Note, ...]:
     return tuple(words)
 
 
+@lru_cache(maxsize=256)  # every table and hand message shows it; few mixes are ever played
 def rules_line(house: HouseRules) -> str:
     """One short line: ``House rules: stacking (all) · jump-in · 7-0`` or ``Official rules``."""
     words = in_force(house)

@@ -69,9 +69,9 @@ def asks_text(view: HandView) -> str:
         return "**Choose the color** of the first card."
     if view.awaiting == "respond":
         return answer_text(view)
-    jumps = [code for code, jump in zip(view.cards, view.jump_in, strict=False) if jump]
-    if jumps:
-        return note_of("jump_in_yours", card=label(jumps[0])).english()
+    if any(view.jump_in):
+        card = view.cards[view.jump_in.index(True)]
+        return note_of("jump_in_yours", card=label(card)).english()
     return "Waiting for the others."
 
 
@@ -161,6 +161,7 @@ def hand_layout(
 
     start = page * PAGE_SIZE
     shown = list(enumerate(view.cards))[start : start + PAGE_SIZE]
+    aims = view.needs_target if any(view.needs_target) else ()
     for offset in range(0, len(shown), 5):
         row = ui.ActionRow[Any]()
         for index, code in shown[offset : offset + 5]:
@@ -169,7 +170,7 @@ def hand_layout(
             request: PickColor | PickTarget | Action
             if wild:
                 request = PickColor(index, code)
-            elif _needs_target(view, index):
+            elif aims and aims[index]:
                 request = PickTarget(index, code)
             else:
                 request = Action(ANY_SEAT, "play", CARD_INDEX[code])

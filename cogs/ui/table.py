@@ -43,13 +43,15 @@ def status_line(table: TableSnapshot) -> str:
     public = table.public
     assert public is not None
     if table.status is Status.PLAYING and public.current is not None:
-        pending = CARD_LABELS[CARD_INDEX[public.pending]] if public.pending else "penalty"
-        doing = {
-            "turn": "your turn",
-            "drawn": "play the card you drew or keep it",
-            "color": "choose the color of the first card",
-            "respond": f"answer the {pending}: **+{public.penalty or 0}** ({answers(table)})",
-        }.get(public.awaiting, "your turn")
+        if public.awaiting == "respond":
+            pending = CARD_LABELS[CARD_INDEX[public.pending]] if public.pending else "penalty"
+            doing = f"answer the {pending}: **+{public.penalty or 0}** ({answers(table)})"
+        else:
+            doing = {
+                "turn": "your turn",
+                "drawn": "play the card you drew or keep it",
+                "color": "choose the color of the first card",
+            }.get(public.awaiting, "your turn")
         line = f"▶ {mention(table, public.current)}: {doing}"
         if table.deadline is not None:
             line += f" (time runs out <t:{int(table.deadline)}:R>)"
