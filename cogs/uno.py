@@ -26,7 +26,7 @@ from .replies import NO_PINGS, say
 from .ui.ids import table_key
 from .ui.items import DYNAMIC_ITEMS
 from .ui.lobby import lobby_view
-from .ui.rules_text import EDITION_CHOICES, HELP_TEXT, PRESET_CHOICES, rules_summary
+from .ui.rules_text import EDITION_CHOICES, HELP_TEXT, PRESET_CHOICES, rules_view
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -181,21 +181,23 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     @app_commands.choices(edition=EDITION_CHOICES)
     async def rules(self, interaction: Itx, edition: str | None = None) -> None:
         assert interaction.channel_id is not None
-        if edition is not None:
-            await say(interaction, rules_summary(Edition(edition)))
-            return
-        found = self.manager.find_for(interaction.channel_id, interaction.user.id)
-        if found is None:
-            await say(interaction, rules_summary(Edition.CLASSIC))
-            return
-        try:
-            outcome = await self.manager.act(found.table_id, actor_of(interaction), Look())
-        except TableError:
-            await say(interaction, rules_summary(Edition.CLASSIC))
-            return
-        table = outcome.table
-        await say(
-            interaction, rules_summary(table.rules.edition, table.house_rule, table.rules.house)
+        view = rules_view(Edition(edition or "classic"))
+        found = (
+            None
+            if edition is not None
+            else self.manager.find_for(interaction.channel_id, interaction.user.id)
+        )
+        if found is not None:
+            try:
+                table = (
+                    await self.manager.act(found.table_id, actor_of(interaction), Look())
+                ).table
+            except TableError:
+                pass
+            else:
+                view = rules_view(table.rules.edition, table.house_rule, table.rules.house)
+        await interaction.response.send_message(
+            view=view, ephemeral=True, allowed_mentions=NO_PINGS
         )
 
     @app_commands.command(name="help", description="How to play UNO with this bot")

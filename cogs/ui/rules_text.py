@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from discord import app_commands
+from typing import Any
+
+from discord import app_commands, ui
 
 from bot.engine import PRESETS, HouseRules
 from bot.engine.cards import EDITION_TITLES, Edition
@@ -63,16 +65,31 @@ HELP_TEXT = (
 )
 
 
-def rules_summary(edition: Edition, house_rule: str = "", house: HouseRules | None = None) -> str:
-    """The rules of ``edition`` in a few lines, and a table's house rules each explained (well
-    under Discord's 2000 characters)."""
+def rules_summary(edition: Edition, house_rule: str = "") -> str:
+    """The rules of ``edition`` in a few lines (well under Discord's 2000 characters)."""
     text = f"## {EDITION_TITLES[edition]}\n{COMMON}{EXTRA[edition]}"
     if house_rule:
         text += f"\n• This table's house rule: {safe_text(house_rule)}"
-    if house is not None:
-        text += f"\n### {rules_line(house)}"
-        for line in explain(house):
-            text += f"\n• {line.english()}"
-        if not house.changed():
-            text += "\n• This table plays the printed rules: no house rules."
     return text
+
+
+def house_summary(house: HouseRules) -> str:
+    """A table's house rules: the one line, then each option in force in a sentence or two."""
+    lines = [f"### {rules_line(house)}"]
+    lines += [f"• {line.english()}" for line in explain(house)]
+    if not house.changed():
+        lines.append("• This table plays the printed rules: no house rules.")
+    return "\n".join(lines)
+
+
+def rules_view(
+    edition: Edition, house_rule: str = "", house: HouseRules | None = None
+) -> ui.LayoutView:
+    """/uno rules as a private message: the edition's rules, and a table's house rules (every
+    option explained can pass the 2,000 characters of a plain message, not a layout's 4,000)."""
+    view = ui.LayoutView(timeout=None)
+    container = ui.Container[Any](ui.TextDisplay(rules_summary(edition, house_rule)))
+    if house is not None:
+        container.add_item(ui.TextDisplay(house_summary(house)))
+    view.add_item(container)
+    return view

@@ -25,6 +25,7 @@ from cogs.ui.hand import HAND_IMAGE, hand_layout
 from cogs.ui.house import house_panel
 from cogs.ui.ids import PickTarget
 from cogs.ui.lobby import lobby_view
+from cogs.ui.rules_text import rules_view
 from cogs.ui.table import TABLE_IMAGE, table_view
 from fake_discord.discord_py import check_send
 from tests.arrange import give, put_on_top
@@ -180,3 +181,12 @@ def test_the_server_panels_fit() -> None:
         check(options, ephemeral=True)
         buttons = [c.label for c in items(options) if isinstance(c, ui.Button)]
         assert len(buttons) == 1 + sum(1 for o in OPTIONS if isinstance(o.default, bool))
+
+
+@pytest.mark.parametrize("edition", list(Edition))
+def test_the_rules_of_a_table_with_every_option_fit(edition: Edition) -> None:
+    view = rules_view(edition, "x" * 200, EVERYTHING)
+    check(view, ephemeral=True)
+    texts = [c.content for c in view.walk_children() if isinstance(c, ui.TextDisplay)]
+    assert len("\n".join(texts)) > 2000  # more than a plain message holds
+    assert texts[-1].count("\n• **") == 10  # every option explained
