@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.engine import PRESETS, Action, HouseRules, RuleSet
-from bot.engine.cards import CARD_INDEX, COLOR_INDEX, Edition
+from bot.engine.cards import CARD_INDEX, CODES, COLOR_INDEX, Edition
 from bot.engine.game import Phase
 from bot.engine.house import Stack
 from bot.storage import Storage
@@ -411,3 +411,43 @@ async def test_a_stall_needs_every_seat_stuck(storage: Storage) -> None:
     assert stalled(game)
     # A tie on points and cards goes to the lower seat.
     assert stall_winner(game) == 0
+
+
+async def test_a_normal_computer_stacks_and_names_whom_to_swap_with(storage: Storage) -> None:
+    scheduler = ManualScheduler()
+    manager = manager_on(storage, scheduler)
+    rules = RuleSet(target=None, house=PRESETS["party"])
+    await manager.create("t1", 1, 100, who(ALICE), rules, threads=True)
+    await manager.act("t1", who(ALICE), AddComputer("normal"))
+    await manager.act("t1", who(ALICE), Start())
+    table = manager.tables["t1"]
+    game = table.match.game  # type: ignore[union-attr]
+    while game.current != 0 or game.phase is not Phase.TURN:
+        if game.current == 0:  # a color to name, a penalty to take or a drawn card to keep
+            answer = {
+                Phase.COLOR: Action(ANY_SEAT, "choose_color", color=0),
+                Phase.RESPOND: Action(ANY_SEAT, "accept"),
+            }.get(game.phase, Action(ANY_SEAT, "pass"))
+            await manager.act("t1", who(ALICE), answer, table.version)
+        else:
+            await scheduler.advance(3)
+        table = manager.tables["t1"]
+        game = table.match.game  # type: ignore[union-attr]
+    put_on_top(game, "red-5")
+    give(game, 0, ["red-draw2"])
+    give(game, 1, ["blue-draw2"])
+    await manager.act("t1", who(ALICE), play("red-draw2"), table.version)
+    await scheduler.advance(3)  # the computer answers: it stacks rather than draw
+    assert LogEntry("stack", seat=1, target=0, count=4) in table.log
+    assert game.current == 0 and game.penalty == 4
+    await manager.act("t1", who(ALICE), Action(ANY_SEAT, "accept"), table.version)
+    assert game.current == 1
+    put_on_top(game, "green-4")
+    hand_of_exactly(game, 1, ["green-7", "red-1"])
+    seven = CARD_INDEX["green-7"]
+    keep = [CODES[c] for c in game.hands[0] if c != seven]  # no 7 to jump back in with
+    hand_of_exactly(game, 0, keep)
+    alices = sorted(game.hands[0])
+    await scheduler.advance(3)  # its only card to play is a 7: it names Alice
+    assert LogEntry("swap", seat=1, target=0) in table.log
+    assert sorted(game.hands[1]) == alices and [CARD_INDEX["red-1"]] == game.hands[0]
