@@ -46,11 +46,12 @@ class OpenHand:
 
 
 class OpenHands:
-    """The newest hand message of each player at jump-in tables (one per table and player)."""
+    """The newest hand message of each player at jump-in tables (one per table and player,
+    forgotten when the table closes or the message can no longer be edited)."""
 
     def __init__(self, clicks: GameClicks) -> None:
         self.clicks = clicks
-        self.hands: dict[tuple[str, int], OpenHand] = {}
+        self.tables: dict[str, dict[int, OpenHand]] = {}  # table -> user -> their hand message
         self._queued: set[tuple[str, int]] = set()
 
     def remember(self, outcome: Outcome, user_id: int, edit: Editor) -> None:
@@ -58,7 +59,7 @@ class OpenHands:
         hand = outcome.hand
         if hand is None or not outcome.table.rules.house.jump_in:
             return
-        self.hands[(outcome.table.table_id, user_id)] = OpenHand(
+        self.tables.setdefault(outcome.table.table_id, {})[user_id] = OpenHand(
             edit,
             hand.seat,
             outcome.version,
@@ -69,37 +70,44 @@ class OpenHands:
     def on_change(self, table: TableSnapshot) -> None:
         """A listener: after a change at a jump-in table, redraw the open hands that may now
         jump in, or that offered a jump-in that is gone (in tasks: listeners must not wait)."""
-        key = table.table_id
-        mine = [k for k in self.hands if k[0] == key]
-        if not mine:
+        hands = self.tables.get(table.table_id)
+        if hands is None:
             return
         public = table.public
         if table.status in CLOSED or public is None or not public.house.jump_in:
-            for k in mine:
-                del self.hands[k]
+            del self.tables[table.table_id]
             return
         now = time.monotonic()
-        for k in mine:
-            hand = self.hands[k]
+        for user_id, hand in list(hands.items()):
+            key = (table.table_id, user_id)
             if hand.until < now:
-                del self.hands[k]
-            elif hand.version < table.version and k not in self._queued:
+                del hands[user_id]
+            elif hand.version < table.version and key not in self._queued:
                 may_jump = public.awaiting == "turn" and hand.seat != public.current
                 if may_jump or hand.jump:
-                    self._queued.add(k)
-                    self.clicks.spawn(self._redraw(k))
+                    self._queued.add(key)
+                    self.clicks.spawn(self._redraw(key))
+        if not hands:
+            del self.tables[table.table_id]
+
+    def _forget(self, table_id: str, user_id: int) -> None:
+        hands = self.tables.get(table_id)
+        if hands is not None:
+            hands.pop(user_id, None)
+            if not hands:
+                del self.tables[table_id]
 
     async def _redraw(self, key: tuple[str, int]) -> None:
         table_id, user_id = key
         self._queued.discard(key)
         async with self.clicks.hands.hold(key):  # never drawn over a click's own result
-            hand = self.hands.get(key)
+            hand = self.tables.get(table_id, {}).get(user_id)
             if hand is None:
                 return
             try:
                 outcome = await self.clicks.manager.act(table_id, Actor(user_id), ShowHand())
             except TableError:
-                self.hands.pop(key, None)
+                self._forget(table_id, user_id)
                 return
             now = outcome.hand
             if now is None or outcome.version <= hand.version:
@@ -112,6 +120,6 @@ class OpenHands:
                 await hand.edit(layout, file)
             except discord.HTTPException:
                 log.info("hand of %s at %s can no longer be edited", user_id, table_id)
-                self.hands.pop(key, None)
+                self._forget(table_id, user_id)
                 return
             hand.version, hand.jump = outcome.version, jump
