@@ -10,7 +10,6 @@ from discord import ui
 
 from bot.engine import Action
 from bot.engine.cards import CARD_INDEX, CARD_LABELS
-from bot.engine.house import Stack
 from bot.tables.commands import ANY_SEAT, NextRound, ShowHand
 from bot.tables.house_words import rules_line
 from bot.tables.names import safe_name, safe_text
@@ -66,13 +65,6 @@ def status_line(table: TableSnapshot) -> str:
     return ""
 
 
-def may_challenge(table: TableSnapshot) -> bool:
-    """A pending Wild Draw Four may be challenged (never under wd4_strict)."""
-    public = table.public
-    assert public is not None
-    return public.pending == "wild-draw4" and not public.house.wd4_strict
-
-
 def one_of(keys: list[str]) -> str:
     """``a, b or c`` from the answers' note keys."""
     words = [note(key).english() for key in keys]
@@ -83,17 +75,7 @@ def one_of(keys: list[str]) -> str:
 
 def answers(table: TableSnapshot) -> str:
     """What the rules let the target of a pending penalty do (never what they hold)."""
-    public = table.public
-    assert public is not None
-    ways = ["answer.accept"]
-    stack = public.house.stack
-    if stack is Stack.ALL or (stack is Stack.DRAW2 and public.pending != "wild-draw4"):
-        ways.append("answer.stack")
-    if may_challenge(table):
-        ways.append("answer.challenge")
-    if public.edition.value == "mario":
-        ways.append("answer.bounce")
-    return one_of(ways)
+    return one_of([f"answer.{way}" for way in table.answers])
 
 
 def jump_in_hint(table: TableSnapshot) -> str | None:
@@ -158,7 +140,7 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
         if public.awaiting == "respond":
             accept = f"Accept +{public.penalty}" if public.penalty else "Accept"
             row.add_item(GameButton(respond_id(t, v, "accept"), label=accept))
-            if may_challenge(table):
+            if "challenge" in table.answers:
                 row.add_item(GameButton(respond_id(t, v, "challenge"), label="Challenge"))
         row.add_item(GameButton(quit_id(t), label="Leave game"))
         layout.add_item(row)

@@ -65,16 +65,17 @@ async def house_table(
     edition: Edition = Edition.CLASSIC,
     users: tuple[int, ...] = (ALICE, BOB, CAROL),
     turn_seconds: int | None = None,
+    table_id: str = "t1",
 ) -> Table:
     """A started single-round table of ``users`` playing ``house``, awaiting a turn."""
     rules = RuleSet(edition=edition, target=None, house=house)
     await manager.create(
-        "t1", 1, 100, who(users[0]), rules, threads=True, turn_seconds=turn_seconds
+        table_id, 1, 100, who(users[0]), rules, threads=True, turn_seconds=turn_seconds
     )
     for user in users[1:]:
-        await manager.act("t1", who(user), Join())
-    await manager.act("t1", who(users[0]), Start())
-    table = manager.tables["t1"]
+        await manager.act(table_id, who(user), Join())
+    await manager.act(table_id, who(users[0]), Start())
+    table = manager.tables[table_id]
     game = table.match.game  # type: ignore[union-attr]
     if game.phase is Phase.COLOR:
         game.choose_color(game.current, 0)
@@ -185,6 +186,7 @@ async def test_a_stacked_penalty_survives_a_restart_unchanged(storage: Storage) 
     stacked = await manager.act("t1", user_at(table, second), play("blue-draw2"), table.version)
     public = stacked.table.public
     assert public is not None and public.penalty == 4 and public.penalty_target == third
+    assert stacked.table.answers == ("accept", "stack")  # whatever the target holds
     target_hand = hand_of(table, third)
     assert target_hand is not None and target_hand.view.can_accept
     assert target_hand.view.penalty == 4
@@ -451,3 +453,21 @@ async def test_a_normal_computer_stacks_and_names_whom_to_swap_with(storage: Sto
     await scheduler.advance(3)  # its only card to play is a 7: it names Alice
     assert LogEntry("swap", seat=1, target=0) in table.log
     assert sorted(game.hands[1]) == alices and [CARD_INDEX["red-1"]] == game.hands[0]
+
+
+async def test_the_table_tells_how_a_wild_draw_four_may_be_answered(storage: Storage) -> None:
+    manager = manager_on(storage)
+    cases = (
+        (HouseRules(), ("accept", "challenge")),
+        (HouseRules(stack=Stack.DRAW2), ("accept", "challenge")),  # no Draw Two on a Draw Four
+        (HouseRules(stack=Stack.ALL, wd4_strict=True), ("accept", "stack")),
+    )
+    for number, (house, answers) in enumerate(cases):
+        table = await house_table(manager, house, table_id=f"w{number}")
+        game = table.match.game  # type: ignore[union-attr]
+        seat = game.current
+        put_on_top(game, "red-5")
+        hand_of_exactly(game, seat, ["wild-draw4", "blue-3", "green-4"])  # no red: allowed
+        wd4 = play("wild-draw4", "blue")
+        outcome = await manager.act(table.table_id, user_at(table, seat), wd4, table.version)
+        assert outcome.table.answers == answers
