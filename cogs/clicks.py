@@ -21,6 +21,7 @@ from bot.render import render_hand
 from bot.tables.commands import (
     Actor,
     CheckHouseRule,
+    CheckHouseRules,
     CheckStart,
     Command,
     ShowHand,
@@ -33,10 +34,12 @@ from bot.tables.snapshot import HandSnapshot, Outcome, TableSnapshot
 from bot.tables.table import Status
 
 from .house_rule import HouseRuleModal
+from .open_hands import OpenHands
 from .replies import NO_PINGS, say
 from .ui.board import TableBoard
 from .ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
-from .ui.ids import Broken, Click, OpenHouseRule, PickColor, TurnPage
+from .ui.house import house_panel
+from .ui.ids import Broken, Click, OpenHouseRule, OpenHouseRules, PickColor, PickTarget, TurnPage
 from .ui.lobby import lobby_view
 
 if TYPE_CHECKING:
@@ -73,13 +76,17 @@ class GameClicks:
         self.pages: dict[tuple[str, int], int] = {}  # (table, seat) -> the hand page shown
         self.hands: KeyedLocks[tuple[str, int]] = KeyedLocks()  # (table, user) -> hand edits
         self._tasks: set[asyncio.Task[None]] = set()
+        self._lobbies: dict[str, TableSnapshot] = {}  # lobby messages waiting to be redrawn
+        self.open_hands = OpenHands(self)
         self.manager.subscribe(self.board.on_change)
         self.manager.subscribe(self.on_change)
+        self.manager.subscribe(self.open_hands.on_change)
 
     async def close(self) -> None:
         """Stop listening and cancel every background task (at unload)."""
         self.manager.unsubscribe(self.board.on_change)
         self.manager.unsubscribe(self.on_change)
+        self.manager.unsubscribe(self.open_hands.on_change)
         await self.board.close()
         for task in list(self._tasks):
             task.cancel()
@@ -123,6 +130,27 @@ class GameClicks:
         except discord.HTTPException:
             log.warning("could not refresh the lobby of %s", table.table_id)
 
+    def refresh_lobby_soon(self, table: TableSnapshot) -> None:
+        """Redraw the lobby message to show ``table`` (or a newer snapshot): changes made while
+        an edit is under way are drawn together by one more edit."""
+        key = table.table_id
+        waiting = self._lobbies.get(key)
+        if waiting is not None:
+            if table.version >= waiting.version:
+                self._lobbies[key] = table
+            return  # the running redraw takes it
+        self._lobbies[key] = table
+        self.spawn(self._redraw_lobby(key))
+
+    async def _redraw_lobby(self, key: str) -> None:
+        try:
+            shown = -1
+            while (table := self._lobbies.get(key)) is not None and table.version > shown:
+                await self.refresh_lobby(table)
+                shown = table.version
+        finally:
+            self._lobbies.pop(key, None)
+
     # ----- hands -----
 
     async def hand_message(
@@ -132,6 +160,7 @@ class GameClicks:
         *,
         page: int | None = None,
         picking: PickColor | None = None,
+        aiming: PickTarget | None = None,
         note: str | None = None,
     ) -> tuple[ui.LayoutView, discord.File]:
         """The hand message for ``hand`` at the outcome's version (the picture in a thread)."""
@@ -141,7 +170,14 @@ class GameClicks:
         self.pages[key] = page
         png = await asyncio.to_thread(render_hand, hand.view)
         layout = hand_layout(
-            outcome.table.table_id, outcome.version, hand, page=page, picking=picking, note=note
+            outcome.table.table_id,
+            outcome.version,
+            hand,
+            page=page,
+            picking=picking,
+            aiming=aiming,
+            names=outcome.table.names(),
+            note=note,
         )
         return layout, discord.File(io.BytesIO(png), filename=HAND_IMAGE)
 
@@ -155,8 +191,11 @@ class GameClicks:
         assert outcome.hand is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         layout, file = await self.hand_message(outcome, outcome.hand, note=text)
-        await interaction.followup.send(
-            view=layout, file=file, ephemeral=True, allowed_mentions=NO_PINGS
+        sent = await interaction.followup.send(
+            view=layout, file=file, ephemeral=True, allowed_mentions=NO_PINGS, wait=True
+        )
+        self.open_hands.remember(
+            outcome, interaction.user.id, lambda view, png: sent.edit(view=view, attachments=[png])
         )
 
     # ----- clicks -----
@@ -167,6 +206,8 @@ class GameClicks:
             await say(interaction, note(click.key).english())
         elif click.surface == "lobby":
             await self.on_lobby(interaction, click)
+        elif click.surface == "house":
+            await self.on_house(interaction, click)
         elif click.surface == "table":
             await self.on_table(interaction, click)
         else:
@@ -179,10 +220,13 @@ class GameClicks:
         if isinstance(request, OpenHouseRule):
             await self._open_house_rule(interaction, click.table_id)
             return
+        if isinstance(request, OpenHouseRules):
+            await self._open_house_rules(interaction, click.table_id)
+            return
         if isinstance(request, Start):
             await self._start(interaction, click.table_id)
             return
-        assert not isinstance(request, TurnPage | PickColor)
+        assert not isinstance(request, TurnPage | PickColor | PickTarget)
         try:
             outcome = await self.manager.act(click.table_id, actor, request)
         except TableError as exc:
@@ -200,6 +244,35 @@ class GameClicks:
             return
         modal = HouseRuleModal(self, table_id, outcome.table.house_rule)
         await interaction.response.send_modal(modal)
+
+    async def _open_house_rules(self, interaction: Itx, table_id: str) -> None:
+        """The host's private house rules panel."""
+        try:
+            outcome = await self.manager.act(table_id, actor_of(interaction), CheckHouseRules())
+        except TableError as exc:
+            await say(interaction, exc.message)
+            return
+        await interaction.response.send_message(
+            view=house_panel(outcome.table), ephemeral=True, allowed_mentions=NO_PINGS
+        )
+
+    async def on_house(self, interaction: Itx, click: Click) -> None:
+        """A preset or an option picked in the house rules panel: the panel and the lobby
+        message show it."""
+        request = click.request
+        assert not isinstance(
+            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules
+        )
+        try:
+            outcome = await self.manager.act(click.table_id, actor_of(interaction), request)
+        except TableError as exc:
+            await say(interaction, exc.message)
+            return
+        await interaction.response.edit_message(
+            view=house_panel(outcome.table), allowed_mentions=NO_PINGS
+        )
+        if outcome.changed:
+            self.refresh_lobby_soon(outcome.table)
 
     async def _start(self, interaction: Itx, table_id: str) -> None:
         actor = actor_of(interaction)
@@ -236,7 +309,9 @@ class GameClicks:
         if isinstance(request, ShowHand):
             await self.show_hand(interaction, click.table_id)
             return
-        assert not isinstance(request, TurnPage | PickColor | OpenHouseRule)
+        assert not isinstance(
+            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules
+        )
         with self.board.hold(click.table_id):  # the answer goes out before the picture
             try:
                 outcome = await self.manager.act(
@@ -258,14 +333,17 @@ class GameClicks:
         request = click.request
         page: int | None = None
         picking: PickColor | None = None
+        aiming: PickTarget | None = None
         command: Command
         version = click.version
         if isinstance(request, TurnPage):
             command, page, version = ShowHand(), request.page, None
         elif isinstance(request, PickColor):
             command, picking, version = ShowHand(), request, None
+        elif isinstance(request, PickTarget):
+            command, aiming, version = ShowHand(), request, None
         else:
-            assert not isinstance(request, OpenHouseRule)
+            assert not isinstance(request, OpenHouseRule | OpenHouseRules)
             command = request
         message: Note | None
         # The table message waits until this click is saved and acknowledged: the clicker's
@@ -282,11 +360,11 @@ class GameClicks:
                     return
                 outcome, message = exc.current, exc.note
             await interaction.response.defer()
-        if picking is not None:
+        if picking is not None or aiming is not None:
             if click.version != outcome.version:
-                picking, message = None, note("hand_out_of_date")
+                picking, aiming, message = None, None, note("hand_out_of_date")
             else:
-                message = note("choose_color")
+                message = note("choose_color" if picking is not None else "choose_target")
         text = message.english() if message is not None else None
         if outcome.reveal is not None:
             text = reveal_text(outcome.table, outcome.reveal)
@@ -298,9 +376,14 @@ class GameClicks:
             )
             return
         layout, file = await self.hand_message(
-            outcome, outcome.hand, page=page, picking=picking, note=text
+            outcome, outcome.hand, page=page, picking=picking, aiming=aiming, note=text
         )
         await interaction.edit_original_response(view=layout, attachments=[file])
+        self.open_hands.remember(
+            outcome,
+            interaction.user.id,
+            lambda view, png: interaction.edit_original_response(view=view, attachments=[png]),
+        )
 
 
 def threads_allowed(interaction: discord.Interaction[Any]) -> bool:

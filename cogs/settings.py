@@ -10,10 +10,22 @@ from typing import TYPE_CHECKING, Any, Self, cast
 import discord
 from discord import app_commands, ui
 
+from bot.engine import PRESETS, HouseRules
 from bot.engine.ai import LEVELS
 from bot.storage import GuildSettings, StorageError
+from bot.tables.house_words import preset_label, rules_line
 from cogs.group import Subcommand, add_to_group, remove_from_group
 from cogs.replies import NO_PINGS
+from cogs.ui.house import (
+    CHOICES,
+    PANEL_ACCENT,
+    SWITCHES,
+    panel_text,
+    preset_options,
+    switch_label,
+    value_options,
+)
+from cogs.ui.ids import option_of
 from cogs.ui.rules_text import EDITION_CHOICES
 
 if TYPE_CHECKING:
@@ -31,11 +43,34 @@ TIMERS = {
     "6h": 21600,
     "24h": 86400,
 }
-FIELDS = ("edition", "scoring", "timer", "removal", "lobby", "level", "computers", "rated")
+HOUSE = "h_"  # the prefix of a house-rule option's setting (``h_stack``, ``h_jump_in``)
+FIELDS = (
+    "edition",
+    "scoring",
+    "timer",
+    "removal",
+    "lobby",
+    "level",
+    "computers",
+    "rated",
+    "house",  # the default preset
+    "hrated",  # house-ruled matches change ratings
+    "hopts",  # open the default options one by one
+    "back",  # from them back to the settings
+    *(HOUSE + name for name in (*CHOICES, *SWITCHES)),
+)
 
 
 def _timer_name(seconds: int | None) -> str:
     return next((name for name, value in TIMERS.items() if value == seconds), "off")
+
+
+def house_of(settings: GuildSettings) -> HouseRules:
+    """The server's default house rules (the printed rules if what is stored is not valid)."""
+    try:
+        return HouseRules.parse(settings.house_rules)
+    except ValueError:
+        return HouseRules()
 
 
 def describe(settings: GuildSettings) -> str:
@@ -45,10 +80,13 @@ def describe(settings: GuildSettings) -> str:
         [
             "## ⚙️ UNO settings for this server",
             f"**Default edition:** {settings.edition} · **Scoring:** {settings.scoring}",
+            f"**Default house rules:** {rules_line(house_of(settings))}"
+            + " · house-ruled matches "
+            + ("change ratings" if settings.rate_house_rules else "are not rated"),
             f"**Turn timer:** {timer}"
             + (
-                f" · a timeout draws and passes; removed after {settings.timeouts_before_removal}"
-                " in a row"
+                " · a timeout makes the safest move (draw and keep, or accept a penalty); "
+                f"removed after {settings.timeouts_before_removal} in a row"
                 if settings.turn_seconds
                 else ""
             ),
@@ -123,6 +161,15 @@ def settings_panel(settings: GuildSettings) -> ui.LayoutView:
             settings.computer_level,
         ),
     ]
+    house = house_of(settings)
+    rows.append(
+        SettingSelect(
+            g,
+            "house",
+            placeholder=f"House rules: {preset_label(house)}"[:150],
+            options=preset_options(house),
+        )
+    )
     for item in rows:
         view.add_item(ui.ActionRow[Any](item))
     view.add_item(
@@ -137,9 +184,64 @@ def settings_panel(settings: GuildSettings) -> ui.LayoutView:
                 "rated",
                 label="Computers rated: " + ("yes" if settings.computers_rated else "no"),
             ),
+            SettingToggle(
+                g,
+                "hrated",
+                label="House rules rated: " + ("yes" if settings.rate_house_rules else "no"),
+            ),
+            SettingToggle(g, "hopts", label="House rules one by one…"),
         )
     )
     return view
+
+
+def house_settings_panel(settings: GuildSettings) -> ui.LayoutView:
+    """The server's default house rules, option by option (every edition's: the Wild
+    Customizable's effect applies to Super Mario tables only)."""
+    g = settings.guild_id
+    house = house_of(settings)
+    view = ui.LayoutView(timeout=None)
+    text = panel_text(
+        house,
+        "⚙️ Default house rules for new tables",
+        "New lobbies start with these; /uno new can pick a preset, and each host can change "
+        "them. The Wild Customizable applies to Super Mario only.",
+    )
+    view.add_item(ui.Container[Any](ui.TextDisplay(text), accent_colour=PANEL_ACCENT))
+    for name in CHOICES:
+        select = SettingSelect(g, HOUSE + name, options=value_options(house, name))
+        view.add_item(ui.ActionRow[Any](select))
+    for start in range(0, len(SWITCHES), 3):
+        row = ui.ActionRow[Any]()
+        for name in SWITCHES[start : start + 3]:
+            on = bool(getattr(house, name))
+            row.add_item(
+                SettingToggle(
+                    g,
+                    HOUSE + name,
+                    label=switch_label(house, name),
+                    style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
+                )
+            )
+        view.add_item(row)
+    view.add_item(ui.ActionRow[Any](SettingToggle(g, "back", label="◀ All settings")))
+    return view
+
+
+def _house_choice(settings: GuildSettings, name: str, value: str) -> dict[str, Any]:
+    """The change to the stored default options that a house-rule control asks for."""
+    house = house_of(settings)
+    if name == "house":
+        if value not in PRESETS:
+            raise ValueError(value)
+        return {"house_rules": HouseRules.preset(value).to_dict()}
+    option = name.removeprefix(HOUSE)
+    if option in SWITCHES:
+        return {"house_rules": house.with_option(option, not getattr(house, option)).to_dict()}
+    setting = option_of(option, value)
+    if setting is None:
+        raise ValueError(value)
+    return {"house_rules": house.with_option(option, setting.value).to_dict()}
 
 
 def apply_choice(settings: GuildSettings, name: str, value: str) -> GuildSettings:
@@ -161,6 +263,12 @@ def apply_choice(settings: GuildSettings, name: str, value: str) -> GuildSetting
         changes = {"computers_allowed": not settings.computers_allowed}
     elif name == "rated":
         changes = {"computers_rated": not settings.computers_rated}
+    elif name == "hrated":
+        changes = {"rate_house_rules": not settings.rate_house_rules}
+    elif name in ("hopts", "back"):
+        changes = {}  # only another page of the panel
+    elif name == "house" or name.startswith(HOUSE):
+        changes = _house_choice(settings, name, value)
     else:
         raise ValueError(name)
     return dataclasses.replace(settings, **changes)
@@ -178,8 +286,10 @@ async def _change(
     try:
         if storage is None:
             raise StorageError("storage is not open")
-        settings = apply_choice(await storage.get_settings(guild_id), name, value)
-        await storage.save_settings(settings)
+        current = await storage.get_settings(guild_id)
+        settings = apply_choice(current, name, value)
+        if settings != current:
+            await storage.save_settings(settings)
     except ValueError:
         await interaction.response.send_message("That choice is not offered.", ephemeral=True)
         return
@@ -188,9 +298,9 @@ async def _change(
             "Could not save the settings; nothing changed. Please try again.", ephemeral=True
         )
         return
-    await interaction.response.edit_message(
-        view=settings_panel(settings), allowed_mentions=NO_PINGS
-    )
+    options_page = name == "hopts" or name.startswith(HOUSE)
+    panel = house_settings_panel(settings) if options_page else settings_panel(settings)
+    await interaction.response.edit_message(view=panel, allowed_mentions=NO_PINGS)
 
 
 _FIELD = "|".join(FIELDS)
@@ -236,8 +346,15 @@ class SettingToggle(
 ):
     """A button that flips a yes/no setting."""
 
-    def __init__(self, guild_id: int, name: str, *, label: str | None = None) -> None:
-        super().__init__(ui.Button(custom_id=f"unotog:{guild_id}:{name}", label=label))
+    def __init__(
+        self,
+        guild_id: int,
+        name: str,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(ui.Button(custom_id=f"unotog:{guild_id}:{name}", label=label, style=style))
         self.guild_id = guild_id
         self.name = name
 

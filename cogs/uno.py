@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine import RuleSet, Scoring
+from bot.engine import HouseRules, RuleSet, Scoring
 from bot.engine.cards import Edition
 from bot.engine.rules import DEFAULT_TARGET
 from bot.storage import GuildSettings, StorageError
@@ -26,7 +26,7 @@ from .replies import NO_PINGS, say
 from .ui.ids import table_key
 from .ui.items import DYNAMIC_ITEMS
 from .ui.lobby import lobby_view
-from .ui.rules_text import EDITION_CHOICES, HELP_TEXT, rules_summary
+from .ui.rules_text import EDITION_CHOICES, HELP_TEXT, PRESET_CHOICES, rules_view
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -57,6 +57,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
         length="A match to a target score, or a single round",
         scoring="Standard (winner scores the others' cards) or lowest (your own cards count)",
         target="Points that end the match (default 500)",
+        house_rules="A preset of house rules (default: this server's; the host can change it)",
     )
     @app_commands.choices(
         edition=EDITION_CHOICES,
@@ -68,6 +69,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
             app_commands.Choice(name="Standard", value="standard"),
             app_commands.Choice(name="Lowest score wins", value="lowest"),
         ],
+        house_rules=PRESET_CHOICES,
     )
     async def new(
         self,
@@ -76,6 +78,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
         length: str = "match",
         scoring: str | None = None,
         target: app_commands.Range[int, TARGET_MIN, TARGET_MAX] | None = None,
+        house_rules: str | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         try:
@@ -88,9 +91,10 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
                 edition=Edition(edition or server.edition),
                 scoring=Scoring(scoring or server.scoring),
                 target=None if length == "round" else target or server.target or DEFAULT_TARGET,
+                house=HouseRules.preset(house_rules) if house_rules else server_house(server),
             )
         except ValueError:
-            await say(interaction, "Choose an edition and scoring from the list.")
+            await say(interaction, "Choose an edition, scoring and house rules from the list.")
             return
         table_id = table_key(interaction.id)
         try:
@@ -177,24 +181,37 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     @app_commands.choices(edition=EDITION_CHOICES)
     async def rules(self, interaction: Itx, edition: str | None = None) -> None:
         assert interaction.channel_id is not None
-        if edition is not None:
-            await say(interaction, rules_summary(Edition(edition)))
-            return
-        found = self.manager.find_for(interaction.channel_id, interaction.user.id)
-        if found is None:
-            await say(interaction, rules_summary(Edition.CLASSIC))
-            return
-        try:
-            outcome = await self.manager.act(found.table_id, actor_of(interaction), Look())
-        except TableError:
-            await say(interaction, rules_summary(Edition.CLASSIC))
-            return
-        table = outcome.table
-        await say(interaction, rules_summary(table.rules.edition, table.house_rule))
+        view = rules_view(Edition(edition or "classic"))
+        found = (
+            None
+            if edition is not None
+            else self.manager.find_for(interaction.channel_id, interaction.user.id)
+        )
+        if found is not None:
+            try:
+                table = (
+                    await self.manager.act(found.table_id, actor_of(interaction), Look())
+                ).table
+            except TableError:
+                pass
+            else:
+                view = rules_view(table.rules.edition, table.house_rule, table.rules.house)
+        await interaction.response.send_message(
+            view=view, ephemeral=True, allowed_mentions=NO_PINGS
+        )
 
     @app_commands.command(name="help", description="How to play UNO with this bot")
     async def help(self, interaction: Itx) -> None:
         await say(interaction, HELP_TEXT)
+
+
+def server_house(server: GuildSettings) -> HouseRules:
+    """The server's default house rules (the printed rules if what is stored is not valid)."""
+    try:
+        return HouseRules.parse(server.house_rules)
+    except ValueError:
+        log.warning("server %s has unreadable default house rules", server.guild_id)
+        return HouseRules()
 
 
 async def setup(bot: UnoBot) -> None:

@@ -19,8 +19,9 @@ from .scheduler import Scheduler
 from .snapshot import TableSnapshot
 from .table import Status
 
-KINDS = ("computer", "next", "turn", "lobby", "catch")
+KINDS = ("computer", "next", "turn", "lobby", "catch", "jump")
 CATCHING_LEVELS = ("normal", "hard")  # easy computers never catch a forgotten UNO
+JUMPING_LEVELS = ("normal", "hard")  # nor jump in
 
 Brain = Callable[[Game, int, str, random.Random], Action]
 
@@ -45,6 +46,7 @@ class Driven(Protocol):
     async def computer_turn(self, table_id: str) -> ComputerTurn | None: ...
     async def computer_move(self, table_id: str, turn: ComputerTurn, action: Action) -> None: ...
     async def computer_catch(self, table_id: str, seat: int, target: int) -> None: ...
+    async def computer_jump_in(self, table_id: str, version: int) -> None: ...
 
 
 class Autopilot:
@@ -77,6 +79,7 @@ class Autopilot:
         if table.status is not Status.PLAYING:
             self.scheduler.cancel(f"{key}:turn")
             self.scheduler.cancel(f"{key}:catch")
+            self.scheduler.cancel(f"{key}:jump")
         if table.status is Status.LOBBY and table.lobby_deadline is not None:
             self._at(key, "lobby", table.lobby_deadline, lambda: self.tables.expire_lobby(key))
         elif table.status is Status.ROUND_OVER and table.next_round_at is not None:
@@ -87,6 +90,7 @@ class Autopilot:
             else:
                 self.scheduler.cancel(f"{key}:turn")
             self._arm_catch(table)
+            self._arm_jump(table)
             seat = table.public.current
             if seat is not None and table.seats[seat].computer is not None and self.brain:
                 low, high = self.computer_delay
@@ -123,6 +127,28 @@ class Autopilot:
         self.scheduler.schedule(
             key, when, lambda: self.tables.computer_catch(table.table_id, catcher, target)
         )
+
+    def _arm_jump(self, table: TableSnapshot) -> None:
+        """Under jump_in, normal and hard computers are asked after each change whether they
+        jump in, after a human-like pause (quicker than a computer's own move)."""
+        key = f"{table.table_id}:jump"
+        public = table.public
+        assert public is not None
+        if not public.house.jump_in or public.awaiting != "turn":
+            self.scheduler.cancel(key)
+            return
+        jumpers = [
+            s
+            for s, seat in enumerate(table.seats)
+            if seat.computer in JUMPING_LEVELS and s != public.current and public.seats[s].active
+        ]
+        if not jumpers:
+            self.scheduler.cancel(key)
+            return
+        low, _ = self.computer_delay
+        when = self.scheduler.clock() + self.rng.uniform(low / 2, low)
+        table_id, version = table.table_id, table.version
+        self.scheduler.schedule(key, when, lambda: self.tables.computer_jump_in(table_id, version))
 
     async def _computer_turn(self, table_id: str) -> None:
         turn = await self.tables.computer_turn(table_id)

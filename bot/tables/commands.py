@@ -56,6 +56,26 @@ class SetHouseRule:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckHouseRules:
+    """May this person choose the house rules now (the panel opens only then)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChoosePreset:
+    """The host picks a preset of house rules (official, party, chill)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetHouseOption:
+    """The host sets one house-rule option (checked as ``HouseRules.with_option`` checks it)."""
+
+    name: str
+    value: bool | int | str
+
+
+@dataclass(frozen=True, slots=True)
 class CheckStart:
     """May this person start the game now (asked before opening the game's thread)."""
 
@@ -113,6 +133,9 @@ TableCommand = (
     | AddComputer
     | CheckHouseRule
     | SetHouseRule
+    | CheckHouseRules
+    | ChoosePreset
+    | SetHouseOption
     | CheckStart
     | Start
     | Cancel

@@ -5,13 +5,14 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from bot.engine import Match, RuleSet
+from bot.engine import HouseRules, Match, RuleSet
 from bot.engine.ai import LEVELS
-from bot.engine.cards import Edition
+from bot.engine.cards import Edition, edition_deck
 from bot.engine.rules import HOUSE_RULE_MAX
 
 from .change import Change
 from .commands import Actor
+from .house_words import for_edition
 from .names import seat_name
 from .notes import TableError, note
 from .table import Seat, Status, Table
@@ -36,12 +37,13 @@ def new_table(
     computers: str | None,
 ) -> Table:
     """A lobby with the host seated (turn timer settings come from the server's)."""
+    house = for_edition(rules.house, rules.edition)
     return Table(
         table_id=table_id,
         guild_id=guild_id,
         channel_id=channel_id,
         host_id=host.user_id,
-        rules=rules,
+        rules=dataclasses.replace(rules, house=house),
         seats=[Seat(host.user_id, seat_name(host.name))],
         created_at=now,
         turn_seconds=turn_seconds,
@@ -122,6 +124,50 @@ def set_house_rule(table: Table, actor: Actor, text: str) -> Change:
     return Change(note=note("house_rule_saved" if text else "house_rule_cleared"))
 
 
+def check_house_rules(table: Table, actor: Actor) -> None:
+    """Only the host of an open lobby chooses the house rules."""
+    if table.status is not Status.LOBBY:
+        raise TableError("lobby_closed")
+    if actor.user_id != table.host_id:
+        raise TableError("host_only_house_rules")
+
+
+def _set_house(table: Table, house: HouseRules) -> Change:
+    if house == table.rules.house:
+        return Change(changed=False, note=note("house_rules_saved"))
+    table.rules = dataclasses.replace(table.rules, house=house)
+    return Change(note=note("house_rules_saved"))
+
+
+def choose_preset(table: Table, actor: Actor, name: str) -> Change:
+    """The host picks a preset; it replaces every option."""
+    check_house_rules(table, actor)
+    try:
+        house = HouseRules.preset(name)
+    except ValueError:
+        raise TableError("bad_house_option") from None
+    return _set_house(table, for_edition(house, table.rules.edition))
+
+
+def set_house_option(table: Table, actor: Actor, name: str, value: bool | int | str) -> Change:
+    """The host changes one option (the Wild Customizable's effect only in Super Mario)."""
+    check_house_rules(table, actor)
+    if name == "custom_effect" and table.rules.edition is not Edition.MARIO:
+        raise TableError("no_custom_card")
+    try:
+        house = table.rules.house.with_option(name, value)
+    except (ValueError, TypeError):
+        raise TableError("bad_house_option") from None
+    return _set_house(table, house)
+
+
+def _check_deal(table: Table) -> None:
+    """The deck must hold the deal: hand_size cards to each seat, and one to turn up."""
+    size = table.rules.house.hand_size
+    if size * len(table.seats) + 1 > len(edition_deck(table.rules.edition)):
+        raise TableError("deal_too_big", cards=size, seats=len(table.seats))
+
+
 def check_start(table: Table, actor: Actor) -> None:
     """May ``actor`` start this lobby now (asked before the game's thread is opened)."""
     if table.status is not Status.LOBBY:
@@ -130,6 +176,7 @@ def check_start(table: Table, actor: Actor) -> None:
         raise TableError("host_only_start")
     if len(table.seats) < MIN_SEATS:
         raise TableError("too_few", seats=MIN_SEATS)
+    _check_deal(table)
 
 
 def start(table: Table, actor: Actor, thread_id: int | None, seed: int, now: float) -> Change:
@@ -138,6 +185,7 @@ def start(table: Table, actor: Actor, thread_id: int | None, seed: int, now: flo
     _host_only(table, actor)
     if len(table.seats) < MIN_SEATS:
         raise TableError("too_few", seats=MIN_SEATS)
+    _check_deal(table)
     table.seed = seed
     table.match = Match(table.rules, len(table.seats), random.Random(seed))
     table.status = Status.PLAYING

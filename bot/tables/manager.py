@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.engine import Action, Game, RuleSet
-from bot.engine.ai import decide
+from bot.engine.ai import decide, jump_in
 
 from . import lobby, play
-from .autopilot import Autopilot, Brain, ComputerTurn
+from .autopilot import JUMPING_LEVELS, Autopilot, Brain, ComputerTurn
 from .change import Change
 from .commands import (
     Actor,
@@ -25,7 +25,9 @@ from .commands import (
     ArmUno,
     Cancel,
     CheckHouseRule,
+    CheckHouseRules,
     CheckStart,
+    ChoosePreset,
     Command,
     EndGame,
     Join,
@@ -33,11 +35,12 @@ from .commands import (
     Leave,
     Look,
     NextRound,
+    SetHouseOption,
     SetHouseRule,
     ShowHand,
     Start,
 )
-from .notes import StaleClick, TableError
+from .notes import TableError
 from .registry import Listener, TableRegistry, TableStore
 from .scheduler import Scheduler
 from .snapshot import Outcome, TableSnapshot, hand_of, snapshot_of
@@ -202,6 +205,13 @@ class TableManager:
                 return None
             case SetHouseRule(text=text):
                 return lobby.set_house_rule(table, actor, text)
+            case CheckHouseRules():
+                lobby.check_house_rules(table, actor)
+                return None
+            case ChoosePreset(name=name):
+                return lobby.choose_preset(table, actor, name)
+            case SetHouseOption(name=name, value=value):
+                return lobby.set_house_option(table, actor, name, value)
             case CheckStart():
                 lobby.check_start(table, actor)
                 return None
@@ -217,7 +227,7 @@ class TableManager:
                 return play.end(table, actor)
         seat = play.player_seat(table, actor.user_id)
         if version is not None and version != table.version:
-            raise StaleClick()
+            raise play.stale_click(table, seat, command, version)
         match command:
             case Action():
                 return play.by_player(table, seat, command, now=now, delay=delay)
@@ -336,3 +346,28 @@ class TableManager:
                 table, seat, action, now=self.clock(), delay=self.round_delay
             )
             await self._commit_for_timer(table, change)
+
+    async def computer_jump_in(self, table_id: str, version: int) -> None:
+        """Normal and hard computers jump in now if they want to, through the same check as a
+        click: nothing happens if anyone moved since ``version`` (first come, first served)."""
+        async with self.registry.hold(table_id):
+            table = self.registry.tables.get(table_id)
+            if table is None or table.version != version or table.match is None:
+                return
+            if table.status is not Status.PLAYING:
+                return
+            game = table.match.game
+            rng = random.Random(table.seed ^ table.version)
+            seat = game.current
+            for _ in range(game.n - 1):  # in turn order from the awaited seat
+                seat = (seat + game.direction) % game.n
+                level = table.seats[seat].computer
+                if level not in JUMPING_LEVELS or not game.active[seat]:
+                    continue
+                action = jump_in(game, seat, level, rng)
+                if action is not None:
+                    change = play.apply_action(
+                        table, seat, action, now=self.clock(), delay=self.round_delay
+                    )
+                    await self._commit_for_timer(table, change)
+                    return

@@ -83,6 +83,11 @@ def _tell(e: LogEntry, names: Sequence[str]) -> str:
         return f"{who(e.seat)} left; their cards went back into the pile"
     if kind == "round_over":
         return f"{who(e.seat)} went out! {count} points"
+    if kind == "stalled":
+        return (
+            "Nobody can play or draw any more, so the round ends: "
+            f"{who(e.seat)} holds the fewest points and wins it ({_plural(count, 'point')})"
+        )
     if kind == "forfeit":
         return f"{who(e.seat)} is the last player left"
     if kind == "round_begins":

@@ -51,6 +51,17 @@ ENGLISH: dict[str, str] = {
     "end_not_allowed": "Only the host or a server manager can end this game.",
     "broken_button": "That button does nothing any more.",
     "broken_card": "That card button is broken; open your hand again.",
+    "host_only_house_rules": "Only the host can choose the house rules.",
+    "bad_house_option": "That choice is not offered for the house rules.",
+    "deal_too_big": (
+        "{cards} cards each is too many for {seats} players: choose a smaller hand size in the "
+        "house rules."
+    ),
+    "jump_in_too_late": "Too late to jump in: **{name}** played first. Here is your hand now.",
+    "turn_taken": (
+        "**{name}** jumped in first and took your turn, so your move did not happen. "
+        "Here is your hand now."
+    ),
     "rule": "{text}",  # the engine's own words for a rule it refuses (code: its RuleError code)
     # notes to whoever acted
     "joined": "You joined the game.",
@@ -65,12 +76,121 @@ ENGLISH: dict[str, str] = {
     "uno_armed": "You will call UNO with your next card.",
     "uno_withdrawn": "UNO call withdrawn.",
     "uno": "UNO!",
-    "caught": "Caught! They draw 2.",
+    "caught": "Caught! They draw {count}.",
+    "caught_free": "Caught! At this table that costs no cards.",
+    "house_rules_saved": "House rules saved.",
     "catch_missed": "Too late, or they were safe: nothing happens.",
     "done": "Done.",
     "hand_out_of_date": "That hand was out of date: here is your current hand.",
     "choose_color": "Choose the color.",
     "game_over": "This game is over.",
+    "choose_target": "Choose whom to swap hands with.",
+    # what a table and a hand tell of the house rules in play
+    "jump_in_hint": "⚡ Jump-in: anyone holding {card} may play it now (Show my hand).",
+    "jump_in_yours": (
+        "⚡ **Jump in!** You hold {card}, identical to the top card: play it now, out of turn."
+    ),
+    "penalty_on_you": "**+{count} on you** ({card})! {answers}.",
+    "answer.accept": "accept",
+    "answer.stack": "stack a draw card",
+    "answer.challenge": "challenge",
+    "answer.bounce": "bounce it with a Super Star",
+    "answer.or": "{first} or {last}",
+    "must_play_hint": "You hold a card you can play, so you may not draw: play one.",
+    "must_play_drawn": "At this table a playable drawn card must be played.",
+    "swap_with": "Swap hands with…",
+    "swap_target": "{name} · {count} cards",
+    # the rules in force, in a few words each (the lobby's and the table's one line)
+    "rules_official": "Official rules",
+    "rules_house": "House rules: {rules}",
+    "house.stack.draw2": "stacking (Draw Two)",
+    "house.stack.all": "stacking (all)",
+    "house.jump_in": "jump-in",
+    "house.seven_o": "7-0",
+    "house.draw_until_playable": "draw until playable",
+    "house.must_play": "must play",
+    "house.wd4_strict": "no challenges (strict Wild Draw Four)",
+    "house.hand_size": "{count} cards each",
+    "house.uno_penalty": "UNO penalty {count}",
+    "house.no_action_finish": "no action card to finish",
+    "house.custom_effect": "Wild Customizable: {effect}",
+    "effect.none": "the written rule",
+    "effect.everyone_draws_1": "everyone else draws 1",
+    "effect.next_draws_2": "the next player draws 2",
+    "effect.swap_hands": "swap hands",
+    "effect.rotate_hands": "hands pass along",
+    "effect.play_again": "play again",
+    # the house rules in force explained (/uno rules), a sentence or two each
+    "explain.stack.draw2": (
+        "**Stacking (Draw Two):** answer a Draw Two played on you with another Draw Two; the "
+        "total grows and moves on to the next player. **Accept** draws the whole total."
+    ),
+    "explain.stack.all": (
+        "**Stacking (all):** answer a Draw Two or Wild Draw Four played on you with a Draw Two "
+        "or a Wild Draw Four (never a Draw Two on a Wild Draw Four); the total grows and moves "
+        "on. **Accept** draws the whole total."
+    ),
+    "explain.jump_in": (
+        "**Jump-in:** anyone holding a card identical to the top card (same color and same "
+        "number or symbol, never a wild card) may play it out of turn; play goes on from them."
+    ),
+    "explain.seven_o": (
+        "**7-0:** playing a 7, you swap hands with a player you choose; playing a 0, every "
+        "hand passes to the next player in the direction of play."
+    ),
+    "explain.draw_until_playable": (
+        "**Draw until playable:** a draw goes on, one card at a time, until a card you can "
+        "play comes."
+    ),
+    "explain.must_play": (
+        "**Must play:** no drawing while you hold a card you can play, and a playable card you "
+        "draw must be played."
+    ),
+    "explain.wd4_strict": (
+        "**Strict Wild Draw Four:** it may only be played when you hold no card of the color "
+        "in force, so it is never challenged."
+    ),
+    "explain.hand_size": "**Hand size:** {count} cards each are dealt instead of 7.",
+    "explain.uno_penalty": (
+        "**UNO penalty:** a player caught without calling UNO draws {count} instead of 2."
+    ),
+    "explain.uno_penalty_free": (
+        "**UNO penalty:** a player caught without calling UNO draws nothing, but is safe "
+        "afterwards."
+    ),
+    "explain.no_action_finish": (
+        "**No action card to finish:** your last card must be a number card, not an action "
+        "or wild card."
+    ),
+    "explain.custom_effect": (
+        "**Wild Customizable:** besides naming a color, {effect}. As a player's last card only "
+        "its draws still happen."
+    ),
+    "explain_effect.everyone_draws_1": "every other player draws 1",
+    "explain_effect.next_draws_2": "the next player draws 2 and is skipped",
+    "explain_effect.swap_hands": "you swap hands with a player you choose",
+    "explain_effect.rotate_hands": "every hand passes to the next player",
+    "explain_effect.play_again": "you play again at once",
+    # the options' names, as the house rules panel lists them
+    "option.stack": "Stacking",
+    "option.jump_in": "Jump-in",
+    "option.seven_o": "7-0",
+    "option.draw_until_playable": "Draw until playable",
+    "option.must_play": "Must play",
+    "option.wd4_strict": "Strict Wild Draw Four",
+    "option.hand_size": "Hand size",
+    "option.uno_penalty": "UNO penalty",
+    "option.no_action_finish": "No action card to finish",
+    "option.custom_effect": "Wild Customizable",
+    "value.on": "on",
+    "value.off": "off",
+    "stack.none": "no stacking",
+    "stack.draw2": "Draw Two on Draw Two",
+    "stack.all": "all draw cards",
+    "preset.official": "Official (the default)",
+    "preset.party": "Party: stacking all + jump-in + 7-0",
+    "preset.chill": "Chill: draw until playable + no challenges",
+    "preset.custom": "Custom: {rules}",
 }
 
 
@@ -113,7 +233,8 @@ class TableError(Exception):
 
 
 class StaleClick(TableError):
-    """A click on buttons drawn for an older state of the table."""
+    """A click on buttons drawn for an older state of the table (``key`` says what happened
+    meanwhile when the table knows: a jump-in that came first, say)."""
 
-    def __init__(self) -> None:
-        super().__init__("stale_hand")
+    def __init__(self, key: str = "stale_hand", **params: Param) -> None:
+        super().__init__(key, **params)

@@ -8,17 +8,24 @@ anything changes: the engine validates an action completely before applying it.
 from __future__ import annotations
 
 import dataclasses
+import random
 
 from bot.engine import Action, Event, RuleError
-from bot.engine.cards import CARD_COLOR
+from bot.engine.ai import timeout_action
 from bot.engine.game import Phase
 
 from .change import Change
 from .commands import Actor
-from .notes import TableError, note
+from .names import safe_name
+from .notes import StaleClick, TableError, note
 from .snapshot import Reveal
-from .table import Status, Table
+from .stalemate import end_stalled, stalled
+from .table import Move, Status, Table
 from .tablelog import LogEntry, entries
+
+# The engine actions that take a turn (a catch or an UNO call does not): a click on one of
+# these that lost a race is told what came first.
+TURN_ACTIONS = frozenset({"play", "draw", "pass", "accept", "challenge", "choose_color"})
 
 
 def player_seat(table: Table, user_id: int) -> int:
@@ -45,6 +52,7 @@ def apply_action(table: Table, seat: int, action: Action, *, now: float, delay: 
         raise TableError("round_over_wait")
     game = match.game
     uno = action.uno or (action.do == "play" and seat in table.uno_armed)
+    turn_of = game.current
     try:
         events = game.apply(dataclasses.replace(action, seat=seat, uno=uno))
     except RuleError as exc:
@@ -52,11 +60,18 @@ def apply_action(table: Table, seat: int, action: Action, *, now: float, delay: 
     if action.do == "call_uno":
         message = note("uno")
     elif action.do == "catch":
-        message = note("caught" if events else "catch_missed")
+        count = game.house.uno_penalty
+        message = (
+            (note("caught", count=count) if count else note("caught_free"))
+            if events
+            else note("catch_missed")
+        )
     else:
         message = None
     if not events:
         return Change(changed=False, note=message)
+    if action.do in TURN_ACTIONS:
+        table.remember_move(Move(table.version, seat, turn_of))
     return after_events(table, events, Change(note=message), now=now, delay=delay)
 
 
@@ -72,6 +87,10 @@ def after_events(
         if event.get("type") == "challenge":
             change.reveal = Reveal(int(event["target"]), tuple(event.get("hand", ())))
     table.record(*entries(events))
+    if not game.over and stalled(game):
+        winner = end_stalled(game)
+        points = game.points[winner] if game.points is not None else 0
+        table.record(LogEntry("stalled", seat=winner, count=points))
     if game.over:
         close_round(table, change, now=now, delay=delay)
     return change
@@ -81,7 +100,10 @@ def by_player(table: Table, seat: int, action: Action, *, now: float, delay: flo
     """A player's own click: as ``apply_action``, and a player back at their turn is no longer
     counted as timing out."""
     game = table.match.game if table.match is not None else None
-    back = game is not None and action.do != "catch" and seat == game.current
+    # A jump-in shows the player is back as much as a move on their own turn does.
+    back = game is not None and (
+        action.do == "play" or (action.do != "catch" and seat == game.current)
+    )
     change = apply_action(table, seat, action, now=now, delay=delay)
     if back and change.changed:
         table.timeouts.pop(seat, None)  # the count of timeouts in a row starts over
@@ -96,7 +118,9 @@ def arm_uno(table: Table, seat: int, *, now: float, delay: float) -> Change:
     if table.status is not Status.PLAYING:
         raise TableError("round_over_wait")
     game = match.game
-    if len(game.hands[seat]) != 2 or game.current != seat:
+    # On one's turn, or out of turn with a card to jump in with.
+    may_play = game.current == seat or bool(game.legal_actions(seat))
+    if len(game.hands[seat]) != 2 or not may_play:
         return apply_action(table, seat, Action(seat, "call_uno"), now=now, delay=delay)
     if seat in table.uno_armed:
         table.uno_armed.remove(seat)
@@ -178,20 +202,19 @@ def end(table: Table, actor: Actor) -> Change:
     return Change(note=note("ended"))
 
 
-def timeout_actions(table: Table) -> list[Action]:
-    """The awaited seat's safest choice: draw (and keep), keep, accept, or its best color."""
-    assert table.match is not None
-    game = table.match.game
-    seat = game.current
-    if game.phase is Phase.TURN:
-        return [Action(seat, "draw")]
-    if game.phase is Phase.DRAWN:
-        return [Action(seat, "pass")]
-    if game.phase is Phase.RESPOND:
-        return [Action(seat, "accept")]
-    hand = game.hands[seat]
-    counts = [sum(1 for c in hand if CARD_COLOR[c] == k) for k in range(4)]
-    return [Action(seat, "choose_color", color=counts.index(max(counts)))]
+def stale_click(table: Table, seat: int, action: object, version: int) -> StaleClick:
+    """The refusal of a click drawn at ``version``: when its turn action lost a race to a move
+    made right after that version (a jump-in, or a move a jump-in came too late for), it says
+    who came first."""
+    if isinstance(action, Action) and action.do in TURN_ACTIONS:
+        first = next((m for m in table.moves if m.version == version), None)
+        if first is not None and first.seat != seat:
+            name = safe_name(table.seats[first.seat].name)
+            if first.turn_of == seat and first.seat != first.turn_of:
+                return StaleClick("turn_taken", name=name)
+            if action.do == "play" and seat != first.turn_of:
+                return StaleClick("jump_in_too_late", name=name)
+    return StaleClick()
 
 
 def time_out(table: Table, *, now: float, delay: float) -> Change:
@@ -207,8 +230,10 @@ def time_out(table: Table, *, now: float, delay: float) -> Change:
         return remove(table, seat, entry, now=now, delay=delay)
     table.timeouts[seat] = count
     table.record(LogEntry("timed_out", seat=seat))
-    change = apply_action(table, seat, timeout_actions(table)[0], now=now, delay=delay)
+    rng = random.Random(table.seed ^ table.version)
+    change = apply_action(table, seat, timeout_action(game, seat, rng), now=now, delay=delay)
     if game.phase is Phase.DRAWN and game.current == seat and table.status is Status.PLAYING:
-        # A drawn card that could be played is kept: the timeout ends the turn.
-        change = apply_action(table, seat, Action(seat, "pass"), now=now, delay=delay)
+        # The timeout ends the turn: a drawn card is kept, or played where it must be.
+        action = timeout_action(game, seat, rng)
+        change = apply_action(table, seat, action, now=now, delay=delay)
     return Change(note=change.note, round_over=change.round_over, match_over=change.match_over)

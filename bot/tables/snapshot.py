@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine import HandView, PublicView, RuleSet, ScoreView, hand_view, public_view
+from bot.engine import Game, HandView, Phase, PublicView, RuleSet, ScoreView, hand_view, public_view
+from bot.engine.cards import CARD_INDEX, WILD_DRAW4, Edition
+from bot.engine.penalties import answer_kind
 
 from .names import safe_name
 from .notes import Note
@@ -50,6 +52,9 @@ class TableSnapshot:
     lobby_message_id: int | None
     table_message_id: int | None
     uno_armed: tuple[int, ...]
+    # While a penalty waits: how the rules let its target answer (accept, stack, challenge,
+    # bounce), whatever they hold; what they can answer with stays in their own hand.
+    answers: tuple[str, ...] = ()
 
     @property
     def game_channel_id(self) -> int:
@@ -132,6 +137,20 @@ def public_of(table: Table) -> PublicView | None:
     )
 
 
+def penalty_answers(game: Game) -> tuple[str, ...]:
+    """The kinds of answer the rules allow to a pending penalty, asked of the engine."""
+    if game.phase is not Phase.RESPOND:
+        return ()
+    ways = ["accept"]
+    if answer_kind(game, WILD_DRAW4) or answer_kind(game, CARD_INDEX["red-draw2"]):
+        ways.append("stack")
+    if any(action.do == "challenge" for action in game.legal_actions()):
+        ways.append("challenge")
+    if game.edition is Edition.MARIO:  # the Super Star is in Mario's deck alone
+        ways.append("bounce")
+    return tuple(ways)
+
+
 def snapshot_of(table: Table) -> TableSnapshot:
     """The table as it stands now (call under its lock)."""
     match = table.match
@@ -157,6 +176,7 @@ def snapshot_of(table: Table) -> TableSnapshot:
         lobby_message_id=table.lobby_message_id,
         table_message_id=table.table_message_id,
         uno_armed=tuple(table.uno_armed),
+        answers=penalty_answers(match.game) if match is not None else (),
     )
 
 

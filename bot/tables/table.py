@@ -12,6 +12,18 @@ from bot.engine.game import Phase
 
 from .tablelog import LogLine, dump_line, keep_last, load_line
 
+MOVES_KEPT = 4  # recent turn moves a table remembers, to tell a lost race from a stale click
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A turn action taken at ``version`` (before it was committed): by ``seat``, on the turn
+    of ``turn_of`` (another seat's for a jump-in)."""
+
+    version: int
+    seat: int
+    turn_of: int
+
 
 class Status(StrEnum):
     """Where a table is in its life."""
@@ -69,6 +81,8 @@ class Table:
     timer_key: str | None = None  # what the running deadline waits for (seat, phase, round)
     lobby_deadline: float | None = None  # an unstarted lobby closes by itself then
     computers: str | None = "normal"  # the default computer level; None: no computers here
+    # Not saved: after a restart nobody can be racing a click drawn before it.
+    moves: list[Move] = field(default_factory=list)
 
     @property
     def game_channel_id(self) -> int:
@@ -122,6 +136,11 @@ class Table:
         if key != self.timer_key:
             self.timer_key = key
             self.deadline = now + self.turn_seconds
+
+    def remember_move(self, move: Move) -> None:
+        """Keep the last few turn moves (what a click that lost a race is told)."""
+        self.moves.append(move)
+        del self.moves[:-MOVES_KEPT]
 
     def bump(self) -> int:
         """A new version: every button drawn before this one is out of date."""

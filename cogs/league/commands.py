@@ -21,6 +21,7 @@ from cogs.replies import NO_PINGS, say
 from .export import export_csv
 from .items import (
     DB_DOWN,
+    OFFICIAL_ONLY,
     SORTS,
     SortName,
     find_season,
@@ -57,11 +58,19 @@ def may_manage(interaction: Itx) -> bool:
     return interaction.guild_id is not None and interaction.permissions.manage_guild
 
 
+RULES_CHOICES = [
+    app_commands.Choice(name="All matches", value="all"),
+    app_commands.Choice(name="Official rules only", value="official"),
+]
+RULES_HELP = "All matches, or only those played by the official rules (no house rules)"
+
+
 @app_commands.command(name="leaderboard", description="The server's UNO standings")
 @app_commands.describe(
     scope="This season or all time",
     sort="What to rank by",
     season="An earlier season's number (default: the current season)",
+    rules=RULES_HELP,
 )
 @app_commands.choices(
     scope=[
@@ -73,17 +82,21 @@ def may_manage(interaction: Itx) -> bool:
         app_commands.Choice(name="Wins", value="wins"),
         app_commands.Choice(name="Points", value="points"),
     ],
+    rules=RULES_CHOICES,
 )
 async def leaderboard(
     interaction: Itx,
     scope: str = "season",
     sort: str = "rating",
     season: app_commands.Range[int, 1, 999999] | None = None,
+    rules: str = "all",
 ) -> None:
-    await run(interaction, _leaderboard(interaction, scope, sort, season))
+    await run(interaction, _leaderboard(interaction, scope, sort, season, rules == "official"))
 
 
-async def _leaderboard(interaction: Itx, scope: str, sort: str, number: int | None) -> None:
+async def _leaderboard(
+    interaction: Itx, scope: str, sort: str, number: int | None, official_only: bool
+) -> None:
     assert interaction.guild_id is not None
     if sort not in SORTS:
         await say(interaction, "Sort by rating, wins or points.")
@@ -97,34 +110,39 @@ async def _leaderboard(interaction: Itx, scope: str, sort: str, number: int | No
             return
     await interaction.response.defer(thinking=True)
     layout, file = await leaderboard_message(
-        storage, interaction.guild_id, chosen, cast(SortName, sort), 0
+        storage, interaction.guild_id, chosen, cast(SortName, sort), 0, official_only=official_only
     )
     await interaction.followup.send(view=layout, file=file, allowed_mentions=NO_PINGS)
 
 
 @app_commands.command(name="stats", description="A player's league record")
-@app_commands.describe(member="Whose record (default: yours)")
-async def stats(interaction: Itx, member: discord.Member | None = None) -> None:
-    await run(interaction, _stats(interaction, member))
+@app_commands.describe(member="Whose record (default: yours)", rules=RULES_HELP)
+@app_commands.choices(rules=RULES_CHOICES)
+async def stats(interaction: Itx, member: discord.Member | None = None, rules: str = "all") -> None:
+    await run(interaction, _stats(interaction, member, rules == "official"))
 
 
-async def _stats(interaction: Itx, member: discord.Member | None) -> None:
+async def _stats(interaction: Itx, member: discord.Member | None, official_only: bool) -> None:
     assert interaction.guild_id is not None
     who: discord.abc.User = member or interaction.user
     storage = storage_of(interaction)
-    overall = await storage.player_stats(interaction.guild_id, who.id, None)
+    guild = interaction.guild_id
+    overall = await storage.player_stats(guild, who.id, None, official_only=official_only)
     if overall is None:
         subject = (
             "You have" if who.id == interaction.user.id else f"{safe_name(who.display_name)} has"
         )
-        await say(interaction, f"{subject} not finished a league match on this server yet.")
+        kind = "an official-rules" if official_only else "a league"
+        await say(interaction, f"{subject} not finished {kind} match on this server yet.")
         return
-    current = await storage.current_season(interaction.guild_id)
-    seasonal = await storage.player_stats(interaction.guild_id, who.id, current.number)
+    current = await storage.current_season(guild)
+    seasonal = await storage.player_stats(
+        guild, who.id, current.number, official_only=official_only
+    )
     name = safe_name(overall.name or who.display_name)
     favourite = EDITION_NAMES.get(overall.favourite_edition or "", "—")
     lines = [
-        f"### 📊 {name}",
+        f"### 📊 {name}" + (OFFICIAL_ONLY if official_only else ""),
         f"**All time** · rank #{overall.rank} · rating **{overall.rating:.1f}**",
         f"Matches {overall.matches} · wins {overall.wins} · win rate {overall.win_rate:.0%}",
         f"Points {overall.points} · rounds won {overall.rounds_won} · "

@@ -42,8 +42,9 @@ MAX_OFFSET = 9_999_990  # the largest page start a leaderboard custom id can hol
 
 LEADERBOARD_TEMPLATE = (
     r"unolb:(?P<guild>[0-9]{1,20}):(?P<season>[0-9]{1,6}):(?P<sort>rating|wins|points)"
-    r":(?P<offset>[0-9]{1,7}):(?P<dir>[pn])"
+    r":(?P<offset>[0-9]{1,7}):(?P<dir>[pn])(?::(?P<official>o))?"
 )
+OFFICIAL_ONLY = " · official rules only"
 HISTORY_TEMPLATE = r"unohist:(?P<guild>[0-9]{1,20})"
 FORGET_TEMPLATE = r"unoforget:(?P<guild>[0-9]{1,20}):(?P<user>[0-9]{1,20}):(?P<answer>yes|no)"
 
@@ -91,20 +92,23 @@ class LeaderboardPageButton(ui.DynamicItem[ui.Button[Any]], template=LEADERBOARD
         direction: str,
         *,
         disabled: bool = False,
+        official_only: bool = False,
     ) -> None:
         offset = min(max(offset, 0), MAX_OFFSET)
+        flag = ":o" if official_only else ""
         super().__init__(
             ui.Button(
                 emoji="◀" if direction == "p" else "▶",
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
-                custom_id=f"unolb:{guild_id}:{season}:{sort}:{offset}:{direction}",
+                custom_id=f"unolb:{guild_id}:{season}:{sort}:{offset}:{direction}{flag}",
             )
         )
         self.guild_id = guild_id
         self.season = season
         self.sort: SortName = sort
         self.offset = offset
+        self.official_only = official_only
 
     @classmethod
     async def from_custom_id(
@@ -112,7 +116,15 @@ class LeaderboardPageButton(ui.DynamicItem[ui.Button[Any]], template=LEADERBOARD
     ) -> Self:
         sort = cast(SortName, match["sort"])
         offset = int(match["offset"])
-        return cls(int(match["guild"]), int(match["season"]), sort, offset, match["dir"])
+        official = match["official"] is not None
+        return cls(
+            int(match["guild"]),
+            int(match["season"]),
+            sort,
+            offset,
+            match["dir"],
+            official_only=official,
+        )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await guarded(interaction, on_leaderboard_page(interaction, self))
@@ -131,25 +143,43 @@ def leaderboard_layout(page: LeaderboardPage, season: int, title: str) -> ui.Lay
     following = page.offset + PAGE_SIZE
     last = following >= page.total or following > MAX_OFFSET
     row = ui.ActionRow[Any]()
+    official = page.official_only
     row.add_item(
         LeaderboardPageButton(
-            page.guild_id, season, page.sort, previous, "p", disabled=page.offset == 0
+            page.guild_id,
+            season,
+            page.sort,
+            previous,
+            "p",
+            disabled=page.offset == 0,
+            official_only=official,
         )
     )
     row.add_item(
-        LeaderboardPageButton(page.guild_id, season, page.sort, following, "n", disabled=last)
+        LeaderboardPageButton(
+            page.guild_id, season, page.sort, following, "n", disabled=last, official_only=official
+        )
     )
     layout.add_item(row)
     return layout
 
 
 async def leaderboard_message(
-    storage: Storage, guild_id: int, season: Season | None, sort: SortName, offset: int
+    storage: Storage,
+    guild_id: int,
+    season: Season | None,
+    sort: SortName,
+    offset: int,
+    *,
+    official_only: bool = False,
 ) -> tuple[ui.LayoutView, discord.File]:
-    """A leaderboard page with its picture (drawn in a thread)."""
+    """A leaderboard page with its picture (drawn in a thread); ``official_only``: counted
+    from official-rules matches alone."""
     number = season.number if season else None
-    page = await storage.leaderboard(guild_id, number, sort, offset, PAGE_SIZE)
-    title = f"{season_label(season)} · by {sort}"
+    page = await storage.leaderboard(
+        guild_id, number, sort, offset, PAGE_SIZE, official_only=official_only
+    )
+    title = f"{season_label(season)} · by {sort}" + (OFFICIAL_ONLY if official_only else "")
     png = await asyncio.to_thread(render_leaderboard, page.rows, title, sort)
     layout = leaderboard_layout(page, number or 0, title)
     return layout, discord.File(io.BytesIO(png), filename=LEADERBOARD_IMAGE)
@@ -171,7 +201,12 @@ async def on_leaderboard_page(
             return
     await interaction.response.defer()
     layout, file = await leaderboard_message(
-        storage, button.guild_id, chosen, button.sort, button.offset
+        storage,
+        button.guild_id,
+        chosen,
+        button.sort,
+        button.offset,
+        official_only=button.official_only,
     )
     await interaction.edit_original_response(
         view=layout, attachments=[file], allowed_mentions=NO_PINGS

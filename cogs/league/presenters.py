@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.storage.models import LeaderboardPage, MatchDetail, MatchSummary, Season
+from bot.tables.house_words import stored_line
 from bot.tables.names import safe_name, safe_text
 
 ACCENT = 0xF7C600
@@ -60,7 +61,8 @@ def history_text(matches: list[MatchSummary]) -> str:
         winners = ", ".join(f"**{safe_name(w.name)}**" for w in m.winners) or "nobody"
         lines.append(
             f"`#{m.match_id}` {EDITION_NAMES.get(m.edition, m.edition)} · {m.players} players · "
-            f"{m.rounds} rounds · won by {winners} · {when(m.finished_at)}"
+            f"{m.rounds} rounds · won by {winners} · {when(m.finished_at)}\n"
+            f"-# {safe_text(stored_line(m.house_rules), 300)}"
         )
     return "\n".join(lines)[:TEXT_LIMIT]
 
@@ -73,6 +75,7 @@ def match_text(detail: MatchDetail) -> str:
         f"### Match #{detail.match_id} · {EDITION_NAMES.get(detail.edition, detail.edition)}",
         f"{detail.scoring.title()} scoring{target} · season {detail.season} · "
         f"{duration(detail.duration)} · {when(detail.finished_at)}",
+        safe_text(stored_line(detail.house_rules), 300),
     ]
     for p in sorted(detail.players, key=lambda p: (p.place, p.seat)):
         star = "🏆 " if p.winner else ""

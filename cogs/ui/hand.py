@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import ui
 
-from bot.engine import Action
+from bot.engine import Action, HandView
 from bot.engine.cards import CARD_INDEX, CARD_LABELS, COLOR_INDEX, COLORS
 from bot.tables.commands import ANY_SEAT, ArmUno
 from bot.tables.names import safe_name
+from bot.tables.notes import note as note_of
 from bot.tables.snapshot import HandSnapshot, Reveal, TableSnapshot
 
-from .ids import PickColor, TurnPage
-from .items import button
-from .table import COLOR_ACCENT, COLOR_EMOJI
+from .ids import PickColor, PickTarget, TurnPage, target_choice
+from .items import button, select
+from .table import COLOR_ACCENT, COLOR_EMOJI, one_of
 
 PAGE_SIZE = 20  # 4 rows of 5: with the controls the message stays under 40 components
 HAND_IMAGE = "hand.png"
@@ -33,6 +35,66 @@ def pages_of(hand: HandSnapshot) -> int:
     return max(1, (len(hand.view.cards) + PAGE_SIZE - 1) // PAGE_SIZE)
 
 
+def answer_text(view: HandView) -> str:
+    """What the target of a pending penalty sees: the total and every answer open to them."""
+    keys = ["answer.accept"] if view.can_accept else []
+    if view.can_stack:
+        keys.append("answer.stack")
+    if view.can_challenge:
+        keys.append("answer.challenge")
+    if view.can_bounce:
+        keys.append("answer.bounce")
+    answers = one_of(keys) if keys else ""
+    answers = answers[:1].upper() + answers[1:]
+    pending = label(view.pending) if view.pending else "?"
+    return note_of(
+        "penalty_on_you", count=view.penalty or 0, card=pending, answers=answers
+    ).english()
+
+
+def asks_text(view: HandView) -> str:
+    """What the game asks of this hand now (or what it may do out of turn)."""
+    if view.awaiting == "turn":
+        if not view.can_draw:
+            return "**Your turn:** play a card. " + note_of("must_play_hint").english()
+        return "**Your turn:** play a card or draw."
+    if view.awaiting == "drawn" and view.drawn:
+        if not view.can_pass:
+            return (
+                f"**You drew {label(view.drawn)}**: play it. "
+                + note_of("must_play_drawn").english()
+            )
+        return f"**You drew {label(view.drawn)}**: play it or keep it."
+    if view.awaiting == "color":
+        return "**Choose the color** of the first card."
+    if view.awaiting == "respond":
+        return answer_text(view)
+    if any(view.jump_in):
+        card = view.cards[view.jump_in.index(True)]
+        return note_of("jump_in_yours", card=label(card)).english()
+    return "Waiting for the others."
+
+
+def target_row(
+    table_id: str, version: int, view: HandView, aiming: PickTarget, names: Sequence[str]
+) -> ui.ActionRow[Any]:
+    """The select of the players a card may swap hands with, by name and card count."""
+    options = [
+        discord.SelectOption(
+            label=note_of(
+                "swap_target",
+                name=names[seat] if seat < len(names) else f"Player {seat + 1}",
+                count=view.other_counts[seat] if seat < len(view.other_counts) else 0,
+            ).english()[:100],
+            value=str(seat),
+        )
+        for seat in view.targets
+    ]
+    choice = target_choice(aiming.index, aiming.card, aiming.color)
+    placeholder = note_of("swap_with").english()
+    return ui.ActionRow[Any](select(table_id, version, choice, options, placeholder=placeholder))
+
+
 def hand_layout(
     table_id: str,
     version: int,
@@ -40,10 +102,13 @@ def hand_layout(
     *,
     page: int = 0,
     picking: PickColor | None = None,
+    aiming: PickTarget | None = None,
+    names: Sequence[str] = (),
     note: str | None = None,
     image: str | None = HAND_IMAGE,
 ) -> ui.LayoutView:
-    """The hand message at ``version``; ``picking`` is a wild card waiting for its color."""
+    """The hand message at ``version``; ``picking`` is a wild card waiting for its color,
+    ``aiming`` a card waiting for whom it swaps hands with (``names``: the seats' names)."""
     view = hand.view
     layout = ui.LayoutView(timeout=None)
     t, v = table_id, version
@@ -51,16 +116,7 @@ def hand_layout(
     page = min(max(page, 0), pages - 1)
     top = f"{emoji(view.top)} {label(view.top)}" if view.top else "none"
     color = f"{COLOR_EMOJI[view.color]} {view.color}" if view.color else "to be chosen"
-    asks = {
-        "turn": "**Your turn:** play a card or draw.",
-        "drawn": f"**You drew {label(view.drawn)}**: play it or keep it." if view.drawn else "",
-        "color": "**Choose the color** of the first card.",
-        "respond": f"**{label(view.pending)} on you!** Accept"
-        + (", challenge" if view.can_challenge else "")
-        + (" or bounce it with your Super Star." if view.can_bounce else ".")
-        if view.pending
-        else "",
-    }.get(view.awaiting or "", "Waiting for the others.")
+    asks = asks_text(view)
     text = [f"### Your hand · {len(view.cards)} cards", f"Top: {top} · Color: {color}", asks]
     if hand.uno_armed:
         text.append("✅ You will call **UNO!** with your next card.")
@@ -72,13 +128,25 @@ def hand_layout(
         container.add_item(ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{image}")))
     layout.add_item(container)
 
+    if aiming is not None and view.targets:
+        layout.add_item(target_row(t, v, view, aiming, names))
+        layout.add_item(ui.ActionRow[Any](button(t, v, TurnPage(page), label="Back")))
+        return layout
     if picking is not None:
         card = CARD_INDEX[picking.card]
+        swaps = _needs_target(view, picking.index)
         row = ui.ActionRow[Any]()
         for name in COLORS:
-            play = Action(ANY_SEAT, "play", card, COLOR_INDEX[name])
+            color_index = COLOR_INDEX[name]
+            choose = (
+                PickTarget(picking.index, picking.card, color_index)
+                if swaps
+                else Action(ANY_SEAT, "play", card, color_index)
+            )
             row.add_item(
-                button(t, v, play, label=name.title(), emoji=COLOR_EMOJI[name], slot=picking.index)
+                button(
+                    t, v, choose, label=name.title(), emoji=COLOR_EMOJI[name], slot=picking.index
+                )
             )
         row.add_item(button(t, v, TurnPage(page), label="Back"))
         layout.add_item(row)
@@ -93,12 +161,19 @@ def hand_layout(
 
     start = page * PAGE_SIZE
     shown = list(enumerate(view.cards))[start : start + PAGE_SIZE]
+    aims = view.needs_target if any(view.needs_target) else ()
     for offset in range(0, len(shown), 5):
         row = ui.ActionRow[Any]()
         for index, code in shown[offset : offset + 5]:
             playable = view.playable[index]
             wild = code.startswith("wild")
-            request = PickColor(index, code) if wild else Action(ANY_SEAT, "play", CARD_INDEX[code])
+            request: PickColor | PickTarget | Action
+            if wild:
+                request = PickColor(index, code)
+            elif aims and aims[index]:
+                request = PickTarget(index, code)
+            else:
+                request = Action(ANY_SEAT, "play", CARD_INDEX[code])
             row.add_item(
                 button(
                     t,
@@ -118,15 +193,36 @@ def hand_layout(
     controls = ui.ActionRow[Any]()
     if view.awaiting == "turn":
         draw = Action(ANY_SEAT, "draw")
-        controls.add_item(button(t, v, draw, label="Draw", style=discord.ButtonStyle.primary))
+        controls.add_item(
+            button(
+                t,
+                v,
+                draw,
+                label="Draw",
+                style=discord.ButtonStyle.primary,
+                disabled=not view.can_draw,
+            )
+        )
     elif view.awaiting == "drawn":
-        controls.add_item(button(t, v, Action(ANY_SEAT, "pass"), label="Keep it"))
+        keep = Action(ANY_SEAT, "pass")
+        controls.add_item(button(t, v, keep, label="Keep it", disabled=not view.can_pass))
     elif view.awaiting == "respond":
         accept = Action(ANY_SEAT, "accept")
-        controls.add_item(button(t, v, accept, label="Accept", style=discord.ButtonStyle.primary))
+        total = f"Accept +{view.penalty}" if view.penalty else "Accept"
+        controls.add_item(
+            button(
+                t,
+                v,
+                accept,
+                label=total,
+                style=discord.ButtonStyle.primary,
+                disabled=not view.can_accept,
+            )
+        )
         if view.can_challenge:
             controls.add_item(button(t, v, Action(ANY_SEAT, "challenge"), label="Challenge"))
-    two_on_turn = len(view.cards) == 2 and view.awaiting in ("turn", "drawn")
+    jumping = any(view.jump_in)
+    two_on_turn = len(view.cards) == 2 and (view.awaiting in ("turn", "drawn") or jumping)
     if view.can_call_uno or two_on_turn:
         controls.add_item(
             button(
@@ -145,6 +241,10 @@ def hand_layout(
         controls.add_item(button(t, v, TurnPage(page), label="Refresh"))
     layout.add_item(controls)
     return layout
+
+
+def _needs_target(view: HandView, index: int) -> bool:
+    return index < len(view.needs_target) and view.needs_target[index]
 
 
 def reveal_text(table: TableSnapshot, reveal: Reveal) -> str:

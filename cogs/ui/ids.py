@@ -8,21 +8,25 @@ carries a typed command; anything malformed decodes to ``Broken`` and changes no
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.engine import Action
+from bot.engine import PRESETS, Action
 from bot.engine.ai import LEVELS
 from bot.engine.cards import CARD_INDEX, CODES, COLOR_INDEX, COLORS, IS_WILD
+from bot.engine.house import OPTION_BY_NAME
 from bot.tables.commands import (
     ANY_SEAT,
     AddComputer,
     ArmUno,
     Cancel,
+    ChoosePreset,
     Command,
     Join,
     Leave,
     NextRound,
+    SetHouseOption,
     ShowHand,
     Start,
 )
@@ -33,8 +37,16 @@ MAX_LENGTH = 100
 MAX_PAGE = 99
 _ID = re.compile(r"uno:([0-9a-z]{1,20}):([0-9]{1,10}):([a-z]{1,12})(?::(.{0,60}))?")
 _CARD = re.compile(r"([0-9]{1,3})\.([a-z0-9-]{1,20})(?:\.([a-z]{1,10}))?")
+_OPTION = re.compile(r"([a-z0-9_]{1,24})\.([a-z0-9_]{1,24})")
 
-Surface = Literal["lobby", "table", "hand"]
+# Selects carry their answer in the interaction's values, not in the custom id; their actions
+# are kept apart from the buttons' so that each id matches exactly one dynamic item.
+SELECT_ACTIONS = ("preset", "option", "target")
+_SELECTS = "|".join(SELECT_ACTIONS)
+SELECT_TEMPLATE = rf"uno:[0-9a-z]{{1,20}}:[0-9]{{1,10}}:(?:{_SELECTS})(?::.{{0,60}})?"
+BUTTON_TEMPLATE = rf"uno:(?![0-9a-z]{{1,20}}:[0-9]{{1,10}}:(?:{_SELECTS})(?::|$)).{{0,96}}"
+
+Surface = Literal["lobby", "table", "hand", "house"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +65,33 @@ class PickColor:
 
 
 @dataclass(frozen=True, slots=True)
+class PickTarget:
+    """A card that swaps hands was pressed (its color named, if wild): show whom to swap with."""
+
+    index: int
+    card: str
+    color: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class OpenHouseRule:
     """The host opens the form to write the Wild Customizable's rule."""
 
 
-Request = Command | TurnPage | PickColor | OpenHouseRule
+@dataclass(frozen=True, slots=True)
+class OpenHouseRules:
+    """The host opens the house rules panel."""
+
+
+Request = Command | TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A select, drawn for the answers its values will give (``select_id`` and ``decode``)."""
+
+    action: str  # one of SELECT_ACTIONS
+    arg: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +125,47 @@ def custom_id(table_id: str, version: int, request: Request, *, slot: int = 0) -
     return encode(table_id, version, action, arg)
 
 
+def select_id(table_id: str, version: int, choice: Choice) -> str:
+    """The custom id of a select; what it asks comes with the picked value (``decode``)."""
+    if choice.action not in SELECT_ACTIONS:
+        raise ValueError(f"no select for {choice!r}")
+    return encode(table_id, version, choice.action, choice.arg)
+
+
+def preset_choice() -> Choice:
+    """The lobby panel's preset select (values: preset names)."""
+    return Choice("preset")
+
+
+def option_choice(name: str) -> Choice:
+    """A select of one option's values (values: ``option_value``)."""
+    return Choice("option", name)
+
+
+def target_choice(index: int, card: str, color: int | None) -> Choice:
+    """The select of whom a card swaps hands with (values: seat numbers)."""
+    return Choice("target", _card_arg(index, card, color))
+
+
+def option_value(value: object) -> str:
+    """An option's value as a select or button carries it: true/false, digits or a word."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _card_arg(index: int, card: str, color: int | None) -> str:
+    return f"{index}.{card}" + (f".{COLORS[color]}" if color is not None else "")
+
+
 def _action_of(request: Request, slot: int) -> tuple[str, str | None]:
     match request:
+        case OpenHouseRules():
+            return "house", None
+        case SetHouseOption(name=name, value=value):
+            return "set", f"{name}.{option_value(value)}"
+        case PickTarget(index=index, card=card, color=color):
+            return "aim", _card_arg(index, card, color)
         case Join():
             return "join", None
         case Leave():
@@ -143,7 +216,7 @@ def quit_id(table_id: str) -> str:
     return encode(table_id, 0, "quit")
 
 
-def _play(arg: str | None, *, pick: bool) -> Request | Broken:
+def _play(arg: str | None, *, pick: bool, aim: bool = False) -> Request | Broken:
     found = _CARD.fullmatch(arg or "")
     if found is None or found[2] not in CARD_INDEX:
         return Broken("broken_card")
@@ -153,9 +226,44 @@ def _play(arg: str | None, *, pick: bool) -> Request | Broken:
             return Broken("broken_card")
         return PickColor(int(found[1]), found[2])
     color = found[3]
-    if color is not None and color not in COLOR_INDEX:
+    if color is not None and (color not in COLOR_INDEX or not IS_WILD[card]):
         return Broken("broken_card")
-    return Action(ANY_SEAT, "play", card, COLOR_INDEX[color] if color else None)
+    named = COLOR_INDEX[color] if color else None
+    if aim:
+        if IS_WILD[card] and named is None:
+            return Broken("broken_card")
+        return PickTarget(int(found[1]), found[2], named)
+    return Action(ANY_SEAT, "play", card, named)
+
+
+def option_of(name: str, text: str) -> SetHouseOption | None:
+    """The option setting a select value or button stands for, or None if never offered."""
+    option = OPTION_BY_NAME.get(name)
+    if option is None:
+        return None
+    for choice in option.choices:
+        if option_value(choice) == text:
+            value = choice if isinstance(choice, bool | int) else str(choice)
+            return SetHouseOption(name, value)
+    return None
+
+
+def _picked(action: str, arg: str | None, values: Sequence[str]) -> Request | Broken:
+    """What a select asks, with the one value picked."""
+    if len(values) != 1:
+        return Broken()
+    value = values[0]
+    if action == "preset":
+        return ChoosePreset(value) if arg is None and value in PRESETS else Broken()
+    if action == "option":
+        setting = option_of(arg or "", value)
+        return setting if setting is not None else Broken()
+    aim = _play(arg, pick=False, aim=True)
+    target = _number(value, MAX_SEATS - 1)
+    if not isinstance(aim, PickTarget) or target is None:
+        return Broken("broken_card")
+    card = CARD_INDEX[aim.card]
+    return Action(ANY_SEAT, "play", card, aim.color, target=target)
 
 
 def _number(arg: str | None, top: int) -> int | None:
@@ -171,6 +279,7 @@ def _decode(action: str, arg: str | None) -> tuple[Surface, Request] | Broken:
         "start": ("lobby", Start()),
         "cancel": ("lobby", Cancel()),
         "rule": ("lobby", OpenHouseRule()),
+        "house": ("lobby", OpenHouseRules()),
         "hand": ("table", ShowHand()),
         "quit": ("table", Leave()),
         "next": ("table", NextRound()),
@@ -193,18 +302,30 @@ def _decode(action: str, arg: str | None) -> tuple[Surface, Request] | Broken:
         return "hand", TurnPage(page)
     if action == "color" and arg in COLOR_INDEX:
         return "hand", Action(ANY_SEAT, "choose_color", color=COLOR_INDEX[arg])
-    if action in ("play", "pick"):
-        request = _play(arg, pick=action == "pick")
+    if action in ("play", "pick", "aim"):
+        request = _play(arg, pick=action == "pick", aim=action == "aim")
         return request if isinstance(request, Broken) else ("hand", request)
+    if action == "set" and (found := _OPTION.fullmatch(arg or "")) is not None:
+        setting = option_of(found[1], found[2])
+        return ("house", setting) if setting is not None else Broken()
     return Broken()
 
 
-def decode(text: str) -> Click | Broken:
-    """The click a custom id asks for, or ``Broken`` for anything the bot did not send."""
+def decode(text: str, values: Sequence[str] | None = None) -> Click | Broken:
+    """The click a custom id asks for (with a select's picked ``values``), or ``Broken`` for
+    anything the bot did not send."""
     found = _ID.fullmatch(text)
     if found is None:
         return Broken()
     table_id, version, action, arg = found[1], int(found[2]), found[3], found[4]
+    if (action in SELECT_ACTIONS) != (values is not None):
+        return Broken()  # a select's id on a button, or a button's on a select
+    if values is not None:
+        picked = _picked(action, arg, values)
+        if isinstance(picked, Broken):
+            return picked
+        surface: Surface = "hand" if action == "target" else "house"
+        return Click(table_id, version or None, picked, surface)
     decoded = _decode(action, arg)
     if isinstance(decoded, Broken):
         return decoded

@@ -12,7 +12,17 @@ from discord import ui
 
 from cogs.replies import SORRY, reply_privately
 
-from .ids import Broken, Click, Request, custom_id, decode
+from .ids import (
+    BUTTON_TEMPLATE,
+    SELECT_TEMPLATE,
+    Broken,
+    Choice,
+    Click,
+    Request,
+    custom_id,
+    decode,
+    select_id,
+)
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -43,7 +53,17 @@ async def guarded(interaction: discord.Interaction[UnoBot], work: Awaitable[None
         await reply_privately(interaction, SORRY)
 
 
-class GameButton(ui.DynamicItem[ui.Button[Any]], template=r"uno:.{0,96}"):
+async def dispatch(interaction: discord.Interaction[Any], click: Click | Broken) -> None:
+    """Hand a decoded click to the game cog's presenter (a polite answer if it is not loaded)."""
+    itx = cast("discord.Interaction[UnoBot]", interaction)
+    cog = cast("_HasClicks | None", itx.client.get_cog(GAME_COG))
+    if cog is None:
+        await reply_privately(itx, SORRY)  # the game extension is not loaded
+        return
+    await guarded(itx, cog.clicks.on_click(itx, click))
+
+
+class GameButton(ui.DynamicItem[ui.Button[Any]], template=BUTTON_TEMPLATE):
     """Every lobby, table and hand button of the game (``uno:`` ids, see ``ids``)."""
 
     def __init__(
@@ -69,12 +89,38 @@ class GameButton(ui.DynamicItem[ui.Button[Any]], template=r"uno:.{0,96}"):
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         click = self.click if self.click is not None else decode(self.custom_id)
-        itx = cast("discord.Interaction[UnoBot]", interaction)
-        cog = cast("_HasClicks | None", itx.client.get_cog(GAME_COG))
-        if cog is None:
-            await reply_privately(itx, SORRY)  # the game extension is not loaded
-            return
-        await guarded(itx, cog.clicks.on_click(itx, click))
+        await dispatch(interaction, click)
+
+
+class GameSelect(ui.DynamicItem[ui.Select[Any]], template=SELECT_TEMPLATE):
+    """Every select of the game (presets, an option's values, whom to swap with): the custom id
+    says what it asks, the picked value completes it."""
+
+    def __init__(
+        self,
+        custom_id: str,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            ui.Select(
+                custom_id=custom_id,
+                placeholder=placeholder,
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(match.string)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data = cast(dict[str, Any], interaction.data or {})
+        values = [str(v) for v in data.get("values") or []]
+        await dispatch(interaction, decode(self.custom_id, values))
 
 
 def button(
@@ -98,4 +144,18 @@ def button(
     )
 
 
-DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (GameButton,)
+def select(
+    table_id: str,
+    version: int,
+    choice: Choice,
+    options: list[discord.SelectOption],
+    *,
+    placeholder: str | None = None,
+) -> GameSelect:
+    """A game select asking ``choice`` at ``version`` (0: it never goes out of date)."""
+    return GameSelect(
+        select_id(table_id, version, choice), options=options, placeholder=placeholder
+    )
+
+
+DYNAMIC_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (GameButton, GameSelect)

@@ -11,12 +11,13 @@ from bot.engine.ai import LEVELS
 from bot.engine.cards import EDITION_TITLES, Edition
 from bot.engine.rules import RuleSet
 from bot.tables.commands import AddComputer, Cancel, Join, Leave, Start
+from bot.tables.house_words import rules_line
 from bot.tables.lobby import MAX_SEATS, MIN_SEATS
 from bot.tables.names import safe_name, safe_text
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Status
 
-from .ids import OpenHouseRule
+from .ids import OpenHouseRule, OpenHouseRules
 from .items import button
 
 EDITION_ACCENT = {Edition.CLASSIC: 0xE53935, Edition.SONIC: 0x1E63D6, Edition.MARIO: 0xF4B400}
@@ -38,10 +39,12 @@ def lobby_view(table: TableSnapshot) -> ui.LayoutView:
         for i, seat in enumerate(table.seats)
     )
     lines = [
-        f"## 🎴 UNO · {describe_rules(table.rules)}",
+        f"## 🎴 UNO · {describe_rules(table.rules)}\n**{rules_line(table.rules.house)}**",
         f"**Players ({len(table.seats)}/{MAX_SEATS})**\n{seats}",
     ]
-    mario = table.rules.edition is Edition.MARIO
+    # A Wild Customizable with an enforced effect (the rules line names it) announces no
+    # written rule, so none is asked for.
+    mario = table.rules.edition is Edition.MARIO and table.rules.house.custom_effect.value == "none"
     if mario:
         rule = safe_text(table.house_rule) if table.house_rule else "*not written yet*"
         lines.append(f"**Wild Customizable house rule:** {rule}")
@@ -78,7 +81,10 @@ def lobby_view(table: TableSnapshot) -> ui.LayoutView:
                     )
                 )
         if mario:
-            extras.add_item(button(t, 0, OpenHouseRule(), label="House rule", emoji="✏️"))
+            extras.add_item(
+                button(t, 0, OpenHouseRule(), label="Wild Customizable rule", emoji="✏️")
+            )
+        extras.add_item(button(t, 0, OpenHouseRules(), label="House rules", emoji="⚙️"))
         if extras.children:
             view.add_item(extras)
         return view

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from discord import app_commands
+from typing import Any
 
+from discord import app_commands, ui
+
+from bot.engine import PRESETS, HouseRules
 from bot.engine.cards import EDITION_TITLES, Edition
+from bot.tables.house_words import explain, rules_line
 from bot.tables.names import safe_text
+from bot.tables.notes import note
 
 EDITION_CHOICES: list[app_commands.Choice[str]] = [
     app_commands.Choice(name=EDITION_TITLES[edition], value=edition.value) for edition in Edition
+]
+PRESET_CHOICES: list[app_commands.Choice[str]] = [
+    app_commands.Choice(name=note(f"preset.{name}").english()[:100], value=name) for name in PRESETS
 ]
 
 COMMON = (
@@ -47,6 +55,9 @@ HELP_TEXT = (
     "**Computer players** fill empty seats from the lobby: *easy* plays any card that fits, "
     "*normal* plays sensibly, *hard* remembers what every draw showed and tries its moves "
     "against many guesses of your hands.\n\n"
+    "**House rules** (stacking, jump-in, 7-0 and more): the host picks a preset or the options "
+    "one by one with **House rules** in the lobby, or `/uno new house_rules:` names a preset. "
+    "`/uno rules` explains the rules of the table you are at.\n\n"
     "**Game**: `/uno new`, `/uno hand`, `/uno leave`, `/uno end` (host or Manage Server), "
     "`/uno kick` (host), `/uno rules`, `/uno help`.\n"
     "**League**: `/uno leaderboard`, `/uno stats`, `/uno history`, `/uno forget-me`; "
@@ -60,3 +71,25 @@ def rules_summary(edition: Edition, house_rule: str = "") -> str:
     if house_rule:
         text += f"\n• This table's house rule: {safe_text(house_rule)}"
     return text
+
+
+def house_summary(house: HouseRules) -> str:
+    """A table's house rules: the one line, then each option in force in a sentence or two."""
+    lines = [f"### {rules_line(house)}"]
+    lines += [f"• {line.english()}" for line in explain(house)]
+    if not house.changed():
+        lines.append("• This table plays the printed rules: no house rules.")
+    return "\n".join(lines)
+
+
+def rules_view(
+    edition: Edition, house_rule: str = "", house: HouseRules | None = None
+) -> ui.LayoutView:
+    """/uno rules as a private message: the edition's rules, and a table's house rules (every
+    option explained can pass the 2,000 characters of a plain message, not a layout's 4,000)."""
+    view = ui.LayoutView(timeout=None)
+    container = ui.Container[Any](ui.TextDisplay(rules_summary(edition, house_rule)))
+    if house is not None:
+        container.add_item(ui.TextDisplay(house_summary(house)))
+    view.add_item(container)
+    return view

@@ -11,8 +11,10 @@ from discord import ui
 from bot.engine import Action
 from bot.engine.cards import CARD_INDEX, CARD_LABELS
 from bot.tables.commands import ANY_SEAT, NextRound, ShowHand
+from bot.tables.house_words import rules_line
 from bot.tables.names import safe_name, safe_text
 from bot.tables.narrate import narrate
+from bot.tables.notes import note
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Status
 
@@ -40,13 +42,15 @@ def status_line(table: TableSnapshot) -> str:
     public = table.public
     assert public is not None
     if table.status is Status.PLAYING and public.current is not None:
-        pending = CARD_LABELS[CARD_INDEX[public.pending]] if public.pending else "penalty"
-        doing = {
-            "turn": "your turn",
-            "drawn": "play the card you drew or keep it",
-            "color": "choose the color of the first card",
-            "respond": f"answer the {pending}",
-        }.get(public.awaiting, "your turn")
+        if public.awaiting == "respond":
+            pending = CARD_LABELS[CARD_INDEX[public.pending]] if public.pending else "penalty"
+            doing = f"answer the {pending}: **+{public.penalty or 0}** ({answers(table)})"
+        else:
+            doing = {
+                "turn": "your turn",
+                "drawn": "play the card you drew or keep it",
+                "color": "choose the color of the first card",
+            }.get(public.awaiting, "your turn")
         line = f"▶ {mention(table, public.current)}: {doing}"
         if table.deadline is not None:
             line += f" (time runs out <t:{int(table.deadline)}:R>)"
@@ -59,6 +63,30 @@ def status_line(table: TableSnapshot) -> str:
     if table.status is Status.CANCELLED:
         return "This game was ended."
     return ""
+
+
+def one_of(keys: list[str]) -> str:
+    """``a, b or c`` from the answers' note keys."""
+    words = [note(key).english() for key in keys]
+    if len(words) == 1:
+        return words[0]
+    return note("answer.or", first=", ".join(words[:-1]), last=words[-1]).english()
+
+
+def answers(table: TableSnapshot) -> str:
+    """What the rules let the target of a pending penalty do (never what they hold)."""
+    return one_of([f"answer.{way}" for way in table.answers])
+
+
+def jump_in_hint(table: TableSnapshot) -> str | None:
+    """Under jump_in, while a turn is awaited: anyone with the identical card may play it."""
+    public = table.public
+    assert public is not None
+    if not public.house.jump_in or public.awaiting != "turn" or public.top is None:
+        return None
+    if public.top.startswith("wild"):
+        return None
+    return note("jump_in_hint", card=CARD_LABELS[CARD_INDEX[public.top]]).english()
 
 
 def log_text(table: TableSnapshot) -> str:
@@ -77,12 +105,16 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
     facts = (
         f"Color: {COLOR_EMOJI[color]} **{color}**" if color else "Color: *to be chosen*"
     ) + f" · Direction: {'↻ clockwise' if public.direction == 1 else '↺ counter-clockwise'}"
-    container.add_item(ui.TextDisplay(f"{head}\n{status_line(table)}\n{facts}"))
+    lines = [head, status_line(table), facts, f"-# {rules_line(public.house)}"]
+    if table.status is Status.PLAYING and (hint := jump_in_hint(table)) is not None:
+        lines.append(hint)
+    container.add_item(ui.TextDisplay("\n".join(lines)))
     if image is not None:
         container.add_item(ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{image}")))
     if table.log:
         container.add_item(ui.TextDisplay(log_text(table)))
-    if public.house_rule and table.rules.edition.value == "mario":
+    written = public.house.custom_effect.value == "none"  # else the effect is the rule
+    if public.house_rule and table.rules.edition.value == "mario" and written:
         container.add_item(ui.TextDisplay(f"-# Wild Customizable: {safe_text(public.house_rule)}"))
     if table.scores is not None:
         container.add_item(ui.TextDisplay(scores_text(table)))
@@ -106,8 +138,9 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
             )
         )
         if public.awaiting == "respond":
-            row.add_item(GameButton(respond_id(t, v, "accept"), label="Accept"))
-            if public.pending == "wild-draw4":
+            accept = f"Accept +{public.penalty}" if public.penalty else "Accept"
+            row.add_item(GameButton(respond_id(t, v, "accept"), label=accept))
+            if "challenge" in table.answers:
                 row.add_item(GameButton(respond_id(t, v, "challenge"), label="Challenge"))
         row.add_item(GameButton(quit_id(t), label="Leave game"))
         layout.add_item(row)

@@ -3,34 +3,48 @@ decodes to Broken."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.engine import Action
 from bot.engine.cards import CARD_INDEX, COLOR_INDEX
+from bot.engine.house import OPTIONS
 from bot.tables.commands import (
     ANY_SEAT,
     AddComputer,
     ArmUno,
     Cancel,
+    ChoosePreset,
     Join,
     Leave,
     NextRound,
+    SetHouseOption,
     ShowHand,
     Start,
 )
 from cogs.ui.ids import (
+    BUTTON_TEMPLATE,
     MAX_LENGTH,
+    SELECT_TEMPLATE,
     Broken,
     Click,
     OpenHouseRule,
+    OpenHouseRules,
     PickColor,
+    PickTarget,
     Request,
     TurnPage,
     custom_id,
     decode,
+    option_choice,
+    option_value,
+    preset_choice,
     quit_id,
     respond_id,
+    select_id,
     table_key,
+    target_choice,
 )
 
 TABLE = table_key(2**64 - 1)  # the longest table id a snowflake gives
@@ -42,6 +56,11 @@ REQUESTS: list[tuple[Request, str]] = [
     (Cancel(), "lobby"),
     (AddComputer("hard"), "lobby"),
     (OpenHouseRule(), "lobby"),
+    (OpenHouseRules(), "lobby"),
+    (SetHouseOption("no_action_finish", True), "house"),
+    (SetHouseOption("draw_until_playable", False), "house"),
+    (PickTarget(19, "red-7"), "hand"),
+    (PickTarget(107, "wild-custom", COLOR_INDEX["green"]), "hand"),
     (ShowHand(), "table"),
     (NextRound(), "table"),
     (Action(ANY_SEAT, "catch", target=9), "table"),
@@ -106,7 +125,64 @@ def test_table_only_buttons_and_versionless_ids() -> None:
         "uno:t1:1:fly",
         "uno:t1:1:play:0.red-7:" + "x" * 80,
         "unolb:1:0:rating:0:n",
+        "uno:t1:0:set:jump_in.maybe",
+        "uno:t1:0:set:hand_size.99",
+        "uno:t1:0:set:bogus.true",
+        "uno:t1:0:set:jump_in",
+        "uno:t1:1:aim:0.wild-custom",
+        "uno:t1:1:aim:0.red-7.blue",
+        "uno:t1:0:preset",
     ],
 )
 def test_anything_else_is_broken(text: str) -> None:
     assert isinstance(decode(text), Broken)
+
+
+def test_selects_decode_with_the_value_picked() -> None:
+    preset = select_id(TABLE, 0, preset_choice())
+    assert decode(preset, ["party"]) == Click(TABLE, None, ChoosePreset("party"), "house")
+    for option in OPTIONS:
+        chosen = select_id(TABLE, 0, option_choice(option.name))
+        for value in option.choices:
+            clicked = decode(chosen, [option_value(value)])
+            assert isinstance(clicked, Click)
+            assert clicked.request == SetHouseOption(option.name, value)  # type: ignore[arg-type]
+            picked = clicked.request.value  # type: ignore[union-attr]
+            assert isinstance(picked, bool) == isinstance(option.default, bool)
+    aim = select_id(TABLE, 9_999_999_999, target_choice(107, "wild-custom", COLOR_INDEX["red"]))
+    assert len(aim) <= MAX_LENGTH
+    wanted = Action(ANY_SEAT, "play", CARD_INDEX["wild-custom"], COLOR_INDEX["red"], target=9)
+    assert decode(aim, ["9"]) == Click(TABLE, 9_999_999_999, wanted, "hand")
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("uno:t1:0:preset", ["wild"]),
+        ("uno:t1:0:preset", ["party", "chill"]),
+        ("uno:t1:0:preset", []),
+        ("uno:t1:0:preset:x", ["party"]),
+        ("uno:t1:0:option:hand_size", ["16"]),
+        ("uno:t1:0:option:hand_size", ["07"]),
+        ("uno:t1:0:option:jump_in", ["True"]),
+        ("uno:t1:0:option:stack", ["some"]),
+        ("uno:t1:0:option:nothing", ["true"]),
+        ("uno:t1:4:target:0.red-7", ["10"]),
+        ("uno:t1:4:target:0.red-7", ["x"]),
+        ("uno:t1:4:target:0.wild-custom", ["1"]),
+        ("uno:t1:4:join", ["1"]),  # a button's id on a select
+    ],
+)
+def test_select_values_never_offered_are_broken(text: str, values: list[str]) -> None:
+    assert isinstance(decode(text, values), Broken)
+
+
+def test_a_select_id_is_never_a_button_id_nor_the_other_way() -> None:
+    buttons = re.compile(BUTTON_TEMPLATE)
+    selects = re.compile(SELECT_TEMPLATE)
+    for request, _ in REQUESTS:
+        text = custom_id(TABLE, 9_999_999_999, request, slot=999)
+        assert buttons.fullmatch(text) and not selects.fullmatch(text)
+    for choice in (preset_choice(), option_choice("stack"), target_choice(3, "red-7", None)):
+        text = select_id(TABLE, 1, choice)
+        assert selects.fullmatch(text) and not buttons.fullmatch(text)
