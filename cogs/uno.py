@@ -22,11 +22,13 @@ from bot.tables.notes import TableError, note
 from bot.tables.table import Status
 
 from .clicks import GameClicks, actor_of, threads_allowed
+from .lang import server_locale, table_lang, user_lang
 from .replies import NO_PINGS, say
+from .translator import CatalogueTranslator
 from .ui.ids import table_key
 from .ui.items import DYNAMIC_ITEMS
 from .ui.lobby import lobby_view
-from .ui.rules_text import EDITION_CHOICES, HELP_TEXT, PRESET_CHOICES, rules_view
+from .ui.rules_text import EDITION_CHOICES, PRESET_CHOICES, help_text, rules_view
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -81,6 +83,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
         house_rules: str | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        _ = user_lang(interaction).gettext
         try:
             assert self.bot.storage is not None
             server = await self.bot.storage.get_settings(interaction.guild_id)
@@ -94,7 +97,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
                 house=HouseRules.preset(house_rules) if house_rules else server_house(server),
             )
         except ValueError:
-            await say(interaction, "Choose an edition, scoring and house rules from the list.")
+            await say(interaction, _("Choose an edition, scoring and house rules from the list."))
             return
         table_id = table_key(interaction.id)
         try:
@@ -109,9 +112,10 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
                 timeout_limit=server.timeouts_before_removal,
                 lobby_seconds=server.lobby_minutes * 60,
                 computers=server.computer_level if server.computers_allowed else None,
+                locale=server_locale(interaction, server.language),
             )
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, exc.note.render(user_lang(interaction)))
             return
         sent = await interaction.response.send_message(
             view=lobby_view(outcome.table), allowed_mentions=NO_PINGS
@@ -124,7 +128,10 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
         assert interaction.channel_id is not None
         found = self.manager.find_for(interaction.channel_id, interaction.user.id)
         if found is None:
-            await say(interaction, "There is no UNO game here. Start one with `/uno new`.")
+            text = user_lang(interaction).gettext(
+                "There is no UNO game here. Start one with `/uno new`."
+            )
+            await say(interaction, text)
             return
         await self.clicks.show_hand(interaction, found.table_id)
 
@@ -132,15 +139,16 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     async def leave(self, interaction: Itx) -> None:
         assert interaction.channel_id is not None
         found = self.manager.find_for(interaction.channel_id, interaction.user.id)
+        tongue = user_lang(interaction)
         if found is None or not found.seated:
-            await say(interaction, note("not_playing_here").english())
+            await say(interaction, note("not_playing_here").render(tongue))
             return
         try:
             outcome = await self.manager.act(found.table_id, actor_of(interaction), Leave())
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, exc.note.render(tongue))
             return
-        await say(interaction, (outcome.note or note("left")).english())
+        await say(interaction, (outcome.note or note("left")).render(tongue))
         if outcome.table.status is Status.LOBBY:
             self.clicks.spawn(self.clicks.refresh_lobby(outcome.table))
 
@@ -148,16 +156,17 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     async def end(self, interaction: Itx) -> None:
         assert interaction.channel_id is not None
         found = self.manager.find_for(interaction.channel_id, interaction.user.id)
+        tongue = user_lang(interaction)
         if found is None:
-            await say(interaction, "There is no UNO game here.")
+            await say(interaction, tongue.gettext("There is no UNO game here."))
             return
         try:
-            await self.manager.act(found.table_id, actor_of(interaction), EndGame())
+            outcome = await self.manager.act(found.table_id, actor_of(interaction), EndGame())
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, exc.note.render(tongue))
             return
         await interaction.response.send_message(
-            "The UNO game was ended.", allowed_mentions=NO_PINGS
+            table_lang(outcome.table).gettext("The UNO game was ended."), allowed_mentions=NO_PINGS
         )
 
     @app_commands.command(name="kick", description="Remove a player from your game (host only)")
@@ -165,15 +174,17 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     async def kick(self, interaction: Itx, member: discord.Member) -> None:
         assert interaction.channel_id is not None
         found = self.manager.find_for(interaction.channel_id, interaction.user.id)
+        tongue = user_lang(interaction)
         if found is None:
-            await say(interaction, "There is no UNO game here.")
+            await say(interaction, tongue.gettext("There is no UNO game here."))
             return
         try:
             outcome = await self.manager.act(found.table_id, actor_of(interaction), Kick(member.id))
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, exc.note.render(tongue))
             return
-        await say(interaction, f"{safe_name(member.display_name)} was removed.")
+        name = safe_name(member.display_name)
+        await say(interaction, tongue.gettext("{name} was removed.").format(name=name))
         if outcome.table.status is Status.LOBBY:
             self.clicks.spawn(self.clicks.refresh_lobby(outcome.table))
 
@@ -181,7 +192,8 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     @app_commands.choices(edition=EDITION_CHOICES)
     async def rules(self, interaction: Itx, edition: str | None = None) -> None:
         assert interaction.channel_id is not None
-        view = rules_view(Edition(edition or "classic"))
+        tongue = user_lang(interaction)
+        view = rules_view(Edition(edition or "classic"), lang=tongue)
         found = (
             None
             if edition is not None
@@ -195,14 +207,14 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
             except TableError:
                 pass
             else:
-                view = rules_view(table.rules.edition, table.house_rule, table.rules.house)
+                view = rules_view(table.rules.edition, table.house_rule, table.rules.house, tongue)
         await interaction.response.send_message(
             view=view, ephemeral=True, allowed_mentions=NO_PINGS
         )
 
     @app_commands.command(name="help", description="How to play UNO with this bot")
     async def help(self, interaction: Itx) -> None:
-        await say(interaction, HELP_TEXT)
+        await say(interaction, help_text(user_lang(interaction)))
 
 
 def server_house(server: GuildSettings) -> HouseRules:
@@ -215,10 +227,12 @@ def server_house(server: GuildSettings) -> HouseRules:
 
 
 async def setup(bot: UnoBot) -> None:
-    """Load the /uno group and register the game's buttons."""
+    """Load the /uno group, register the game's buttons and localize the commands."""
+    await bot.tree.set_translator(CatalogueTranslator())
     await bot.add_cog(UnoCog(bot))
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
 
 async def teardown(bot: UnoBot) -> None:
     bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.tree.set_translator(None)

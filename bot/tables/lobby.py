@@ -35,6 +35,7 @@ def new_table(
     timeout_limit: int,
     lobby_seconds: float | None,
     computers: str | None,
+    locale: str = "en",
 ) -> Table:
     """A lobby with the host seated (turn timer settings come from the server's)."""
     house = for_edition(rules.house, rules.edition)
@@ -50,6 +51,7 @@ def new_table(
         timeout_limit=max(1, timeout_limit),
         lobby_deadline=now + lobby_seconds if lobby_seconds else None,
         computers=computers,
+        locale=locale,
     )
 
 
@@ -101,7 +103,7 @@ def add_computer(table: Table, actor: Actor, level: str) -> Change:
     base = next((n for n in COMPUTER_NAMES if f"{n} (bot)" not in taken), "CPU")
     computer_id = -(len(table.seats) + 1)
     table.seats.append(Seat(computer_id, f"{base} (bot)", computer=level))
-    return Change(note=note("computer_added", level=level))
+    return Change(note=note("computer_added", level=note(f"level.{level}")))
 
 
 def check_house_rule(table: Table, actor: Actor) -> None:

@@ -136,8 +136,10 @@ class TableManager:
         timeout_limit: int = 3,
         lobby_seconds: float | None = None,
         computers: str | None = "normal",
+        locale: str = "en",
     ) -> Outcome:
-        """Open a lobby with the host seated; without threads, one game per channel."""
+        """Open a lobby with the host seated; without threads, one game per channel.
+        ``locale``: the language its public messages speak (the server's)."""
         async with self.registry.hold(table_id):
             if not threads and any(
                 t.thread_id is None for t in self.registry.in_channel(channel_id)
@@ -156,6 +158,7 @@ class TableManager:
                 timeout_limit=timeout_limit,
                 lobby_seconds=lobby_seconds,
                 computers=computers,
+                locale=locale,
             )
             return Outcome(await self.registry.commit(table), changed=True)
 
