@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.engine.game import Phase
 from bot.i18n import lang
+from bot.storage import GuildSettings
+from cogs.settings import apply_choice
 from fake_discord import BotRunner, FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from fake_discord.constants import PERM_MANAGE_GUILD
 from tests.e2e.test_uno_match import enabled, press
 from tests.e2e.uno_helpers import Harness, settle, start_bot
 
@@ -132,5 +137,41 @@ async def test_a_german_player_on_a_polish_server(
         assert reply is not None and reply.is_ephemeral
         assert reply.text == tongue.gettext("There is no UNO game here. Start one with `/uno new`.")
     assert not fake.failed_interactions()
+    fake.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
+async def test_a_server_chooses_the_language_of_its_games(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    guild = await fake.create_guild("Guild", preferred_locale="en-US")
+    channel = guild.default_channel
+    h = await start_bot(fake, bot_runner, tmp_path / "uno.db", channel)
+    admin = await fake.create_member(guild, "admin", locale="de")
+    managers = await fake.create_role(guild, "managers", PERM_MANAGE_GUILD)
+    await fake.set_member_roles(guild, admin, [managers])
+    player = await fake.create_member(guild, "player")
+
+    panel = (await (await fake.slash(admin, channel, "uno settings")).response()).message
+    assert panel is not None and panel.is_ephemeral
+    languages = panel.select(f"unoset:{guild.id}:language")
+    assert {o["label"] for o in languages.options} >= {"Deutsch", "Polski", "Русский", "Türkçe"}
+    await (await fake.select(admin, panel, f"unoset:{guild.id}:language", ["pl"])).response()
+    assert (await h.storage.get_settings(guild.id)).language == "pl"
+    assert "Polski" in panel.text
+
+    # The server's choice beats its Discord locale for public messages...
+    lobby = (await (await fake.slash(player, channel, "uno new", {})).response()).message
+    assert lobby is not None and lobby.button(POLISH.gettext("Join"))
+    await (await fake.click(player, lobby, lobby.button(POLISH.gettext("Cancel")))).response()
+    # ...and back to the server's own language.
+    await (await fake.select(admin, panel, f"unoset:{guild.id}:language", ["auto"])).response()
+    assert (await h.storage.get_settings(guild.id)).language is None
+    lobby = (await (await fake.slash(player, channel, "uno new", {})).response()).message
+    assert lobby is not None and lobby.button("Join")
+    # Anything not offered is refused.
+    with pytest.raises(ValueError):
+        apply_choice(GuildSettings(guild.id), "language", "xx")
     fake.assert_no_errors()
     bot_runner.assert_no_errors()
