@@ -213,9 +213,9 @@ async def test_two_shard_processes_each_drive_only_their_own_tables(
                 await take_turn(fake, storage, games[s])
 
         # Killed mid-game, without a goodbye: every acknowledged click is already saved.
-        killed = await stored(storage, GUILD_ON[1])
         one.process.send_signal(signal.SIGKILL)
         assert await one.process.wait() == -signal.SIGKILL
+        killed = await stored(storage, GUILD_ON[1])
         await fake.wait_for(
             lambda: all(s.shard != [1, 2] for s in fake.gateway.live_sessions()),
             what="the gateway to notice the dead process",
