@@ -293,10 +293,11 @@ class TableManager:
         try:
             await self._finish(table, None, change)
         except TableError:
-            # Not saved, so rolled back: arm the timers again from what is saved.
             live = self.registry.tables.get(table.table_id)
-            if live is not None:
-                self.autopilot.on_commit(snapshot_of(live))
+            if live is None:
+                return  # let go: another process wrote it (the registry logged why)
+            # Not saved, so rolled back: arm the timers again from what is saved.
+            self.autopilot.on_commit(snapshot_of(live))
             raise
 
     async def expire_lobby(self, table_id: str) -> None:

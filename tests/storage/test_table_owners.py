@@ -120,6 +120,27 @@ async def test_a_loser_cannot_cancel_or_rename_messages_of_a_table_it_lost(
     assert '"user_id":22' in record.state.replace(" ", "")
 
 
+async def test_a_losers_timer_lets_the_table_go_quietly(
+    target: str, open_store: StorageOpener, caplog: pytest.LogCaptureFixture
+) -> None:
+    winner = manager_on(await open_store(target))
+    rules = RuleSet(edition=Edition.CLASSIC, scoring=Scoring.STANDARD, target=500)
+    await winner.create("t3", GUILD_ON_0, 100, who(11), rules, threads=True, lobby_seconds=60)
+    loser_storage = await open_store(target)
+    scheduler = ManualScheduler()
+    loser = TableManager(loser_storage, scheduler=scheduler, rng=random.Random(5))
+    await loser.restore()  # its lobby timer is armed here too
+    await winner.act("t3", who(22), Join())
+
+    with caplog.at_level(logging.WARNING):
+        await scheduler.advance(3600)  # the loser's lobby timer tries to close the lobby
+    assert "t3" not in loser.tables
+    assert [r.levelname for r in caplog.records if "t3" in r.getMessage()] == ["WARNING"] * 2
+    assert not any(r.exc_info for r in caplog.records)  # refused and logged, not a crash
+    [record] = await loser_storage.load_tables()
+    assert record.version == winner.tables["t3"].version and '"status":"lobby"' in record.state
+
+
 @pytest.mark.parametrize(
     ("env", "owned"),
     [
