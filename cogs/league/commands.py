@@ -30,7 +30,14 @@ from .items import (
     leaderboard_message,
     storage_of,
 )
-from .presenters import ACCENT, EDITION_NAMES, season_label
+from .presenters import (
+    ACCENT,
+    EDITION_NAMES,
+    PROVISIONAL_NOTE,
+    plural,
+    rating_text,
+    season_label,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -143,7 +150,8 @@ async def _stats(interaction: Itx, member: discord.Member | None, official_only:
     favourite = EDITION_NAMES.get(overall.favourite_edition or "", "—")
     lines = [
         f"### 📊 {name}" + (OFFICIAL_ONLY if official_only else ""),
-        f"**All time** · rank #{overall.rank} · rating **{overall.rating:.1f}**",
+        f"**All time** · rank #{overall.rank} · rating "
+        f"**{rating_text(overall.display_rating, overall.provisional)}**",
         f"Matches {overall.matches} · wins {overall.wins} · win rate {overall.win_rate:.0%}",
         f"Points {overall.points} · rounds won {overall.rounds_won} · "
         f"best round {overall.best_round}",
@@ -152,9 +160,11 @@ async def _stats(interaction: Itx, member: discord.Member | None, official_only:
     if seasonal is not None:
         lines.append(
             f"**{season_label(current)}** · rank #{seasonal.rank} · rating "
-            f"{seasonal.rating:.1f} · {seasonal.wins}/{seasonal.matches} wins · "
-            f"{seasonal.points} pts"
+            f"{rating_text(seasonal.display_rating, seasonal.provisional)} · "
+            f"{seasonal.wins}/{seasonal.matches} wins · {plural(seasonal.points, 'pt')}"
         )
+    if overall.provisional or (seasonal is not None and seasonal.provisional):
+        lines.append(PROVISIONAL_NOTE)
     else:
         lines.append(f"**{season_label(current)}** · no matches yet")
     layout = ui.LayoutView(timeout=None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -24,9 +25,15 @@ ODD_NAME = "**Boss** @everyone <@123456789012345678>"
 
 
 async def record(
-    h: Harness, guild: FakeGuild, uid: str, seats: list[tuple[FakeUser | int, str, int]], at: float
+    h: Harness,
+    guild: FakeGuild,
+    uid: str,
+    seats: list[tuple[FakeUser | int, str, int]],
+    at: float,
+    *,
+    one_round: bool = False,
 ) -> None:
-    """A finished two-round match; the first seat wins with the most points."""
+    """A finished two-round match (or one round); the first seat wins with the most points."""
     players = [
         MatchPlayer(
             user_id=u if isinstance(u, int) else u.id,
@@ -49,7 +56,7 @@ async def record(
             target=500,
             started_at=at - 600,
             finished_at=at,
-            rounds=[first, second],
+            rounds=[[p.points for p in players]] if one_round else [first, second],
             events=[],
             players=players,
             winners=[players[0].user_id],
@@ -191,6 +198,32 @@ async def test_history_lists_matches_and_opens_one(
     assert "Match #1" in text and "1. Ann went out (Ann +40)" in text
     assert "2. Ann went out (Ann +40)" in text and "Ann 80" in text
     assert "@everyone" not in text
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
+async def test_league_texts_use_plurals_and_the_display_rating(
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    channel = fake_guild.default_channel
+    ann = await fake_discord.create_member(fake_guild, "ann")
+    cal = await fake_discord.create_member(fake_guild, "cal")
+    await record(h, fake_guild, "one", [(ann, "Ann", 1), (cal, "Cal", 0)], 1.7e9, one_round=True)
+    msg = (await (await fake_discord.slash(ann, channel, "uno history")).response()).message
+    assert msg is not None
+    assert "2 players · 1 round · won by" in msg.text and "1 rounds" not in msg.text
+    pick = await fake_discord.select(cal, msg, msg.select(prefix="unohist:").custom_id, ["1"])
+    detail = (await pick.response()).message
+    assert detail is not None and "**Ann** · 1 pt · rating 1000 → 1" in detail.text
+    await record(h, fake_guild, "two", [(cal, "Cal", 70), (ann, "Ann", 0)], 1.7e9 + 9)
+    board = await (await fake_discord.slash(ann, channel, "uno leaderboard")).followup(0)
+    # New players: the 1000-based display rating with the provisional mark, never negative.
+    ratings = re.findall(r"rating (-?\d+(?:\.\d+)?)(\??)", board.text)
+    assert len(ratings) == 2 and all(int(r) > 900 and mark == "?" for r, mark in ratings)
+    assert "? provisional: fewer than 5 rated matches" in board.text
+    stats = (await (await fake_discord.slash(ann, channel, "uno stats")).response()).message
+    assert stats is not None and re.search(r"rating \*\*\d{3,4}\?\*\*", stats.text)
+    assert "70 pts" not in stats.text and "1 pt" in stats.text
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
 
