@@ -21,7 +21,9 @@ from bot.tables.names import safe_name
 from bot.tables.notes import TableError, note
 from bot.tables.table import Status
 
+from .about import about_text, project_url
 from .clicks import GameClicks, actor_of, threads_allowed
+from .group import ADMIN_GROUP, admin_group
 from .replies import NO_PINGS, say
 from .ui.ids import table_key
 from .ui.items import DYNAMIC_ITEMS
@@ -204,6 +206,10 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     async def help(self, interaction: Itx) -> None:
         await say(interaction, HELP_TEXT)
 
+    @app_commands.command(name="about", description="The bot's version, invite link and project")
+    async def about(self, interaction: Itx) -> None:
+        await say(interaction, about_text(self.bot.application_id, project_url()))
+
 
 def server_house(server: GuildSettings) -> HouseRules:
     """The server's default house rules (the printed rules if what is stored is not valid)."""
@@ -215,10 +221,12 @@ def server_house(server: GuildSettings) -> HouseRules:
 
 
 async def setup(bot: UnoBot) -> None:
-    """Load the /uno group and register the game's buttons."""
+    """Load the /uno and /uno-admin groups and register the game's buttons."""
     await bot.add_cog(UnoCog(bot))
+    bot.tree.add_command(admin_group())
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
 
 async def teardown(bot: UnoBot) -> None:
     bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+    bot.tree.remove_command(ADMIN_GROUP)

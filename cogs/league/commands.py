@@ -1,6 +1,7 @@
 """The league's slash commands (leaderboard, stats, history, seasons, export, forget-me).
 
-They are plain functions: the ``cogs.league`` extension adds them to the /uno group.
+They are plain functions: the ``cogs.league`` extension adds them to the /uno group, and the
+Manage Server ones (season new, export) to /uno-admin.
 """
 
 from __future__ import annotations
@@ -189,7 +190,6 @@ season_group = app_commands.Group(name="season", description="League seasons")
 
 @season_group.command(name="new", description="End this season and start the next")
 @app_commands.describe(name="A name for the new season")
-@app_commands.default_permissions(manage_guild=True)
 async def season_new(interaction: Itx, name: app_commands.Range[str, 1, 50] | None = None) -> None:
     await run(interaction, _season_new(interaction, name))
 
@@ -217,7 +217,6 @@ async def _season_new(interaction: Itx, name: str | None) -> None:
         app_commands.Choice(name="CSV", value="csv"),
     ]
 )
-@app_commands.default_permissions(manage_guild=True)
 async def export(interaction: Itx, format: str = "json") -> None:
     await run(interaction, _export(interaction, format))
 
@@ -252,7 +251,7 @@ LEAGUE_COMMANDS: tuple[Subcommand, ...] = (
     leaderboard,
     stats,
     history,
-    season_group,
-    export,
     forget_me,
 )
+# Under /uno-admin: Discord shows them to server managers only.
+LEAGUE_ADMIN_COMMANDS: tuple[Subcommand, ...] = (season_group, export)

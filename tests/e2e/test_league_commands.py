@@ -14,12 +14,12 @@ import pytest
 from PIL import Image
 
 from bot.storage.models import MatchPlayer, MatchRecord
-from cogs.league.commands import LEAGUE_COMMANDS, NEEDS_MANAGE
+from cogs.league.commands import LEAGUE_ADMIN_COMMANDS, LEAGUE_COMMANDS, NEEDS_MANAGE
 from cogs.league.items import DB_DOWN, LEAGUE_ITEMS
 from cogs.ui.items import DYNAMIC_ITEMS
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.constants import PERM_MANAGE_GUILD
-from tests.e2e.uno_helpers import Harness, start_bot
+from tests.e2e.uno_helpers import Harness, commands_granted_to_everyone, start_bot
 
 ODD_NAME = "**Boss** @everyone <@123456789012345678>"
 
@@ -90,9 +90,17 @@ async def test_league_commands_sit_under_uno_and_items_are_apart(
     fake_discord: FakeDiscord, h: Harness
 ) -> None:
     names = {c.name for c in LEAGUE_COMMANDS}
-    assert names == {"leaderboard", "stats", "history", "season", "export", "forget-me"}
+    assert names == {"leaderboard", "stats", "history", "forget-me"}
     [uno] = [c for c in fake_discord.commands[None].values() if c["name"] == "uno"]
     assert names <= {option["name"] for option in uno["options"]}
+    assert {"season", "export"}.isdisjoint(option["name"] for option in uno["options"])
+    # The Manage Server commands: a top-level group that Discord hides from other members.
+    admin = fake_discord.commands[None]["uno-admin"]
+    assert {c.name for c in LEAGUE_ADMIN_COMMANDS} | {"settings"} == {
+        option["name"] for option in admin["options"]
+    }
+    assert admin["default_member_permissions"] == str(PERM_MANAGE_GUILD)
+    assert admin["contexts"] == [0] or admin.get("dm_permission") is False
     templates = [item.__discord_ui_compiled_template__ for item in LEAGUE_ITEMS]
     for item in DYNAMIC_ITEMS:
         game = item.__discord_ui_compiled_template__
@@ -238,12 +246,17 @@ async def test_season_new_needs_manage_server_and_keeps_old_standings(
     await fake_discord.set_member_roles(fake_guild, admin, [managers])
     await record(h, fake_guild, "s1", [(player, "Pat", 100), (admin, "Ada", 0)], 1_700_000_000)
 
-    itx = await fake_discord.slash(player, channel, "uno season new", {"name": "Spring"})
+    with pytest.raises(AssertionError, match="hidden"):
+        await fake_discord.slash(player, channel, "uno-admin season new", {"name": "Spring"})
+    with commands_granted_to_everyone():  # still refused when it runs
+        itx = await fake_discord.slash(player, channel, "uno-admin season new", {"name": "Spring"})
     refused = (await itx.response()).message
     assert refused is not None and refused.is_ephemeral and NEEDS_MANAGE in refused.text
     assert (await h.storage.current_season(fake_guild.id)).number == 1
 
-    itx = await fake_discord.slash(admin, channel, "uno season new", {"name": "@everyone party"})
+    itx = await fake_discord.slash(
+        admin, channel, "uno-admin season new", {"name": "@everyone party"}
+    )
     started = (await itx.response()).message
     assert started is not None and not started.is_ephemeral
     assert "Season 2" in started.text and "@everyone" not in started.text
@@ -281,11 +294,14 @@ async def test_export_is_a_private_decodable_file(
     await fake_discord.set_member_roles(fake_guild, admin, [managers])
     await record(h, fake_guild, "x", [(admin, "=HYPERLINK()", 100), (other, "Oz", 0)], 1.7e9)
 
-    itx = await fake_discord.slash(other, channel, "uno export", {"format": fmt})
+    with pytest.raises(AssertionError, match="hidden"):
+        await fake_discord.slash(other, channel, "uno-admin export", {"format": fmt})
+    with commands_granted_to_everyone():  # still refused when it runs
+        itx = await fake_discord.slash(other, channel, "uno-admin export", {"format": fmt})
     refused = (await itx.response()).message
     assert refused is not None and refused.is_ephemeral and NEEDS_MANAGE in refused.text
 
-    itx = await fake_discord.slash(admin, channel, "uno export", {"format": fmt})
+    itx = await fake_discord.slash(admin, channel, "uno-admin export", {"format": fmt})
     msg = await itx.followup(0)
     assert msg.is_ephemeral and msg.visible_to(admin) and not msg.visible_to(other)
     data = msg.attachment(f"uno-{fake_guild.id}.{fmt}").data.decode("utf-8")
