@@ -15,6 +15,7 @@ import discord
 from discord import app_commands, ui
 
 from bot.storage import StorageError
+from bot.storage.models import Season
 from bot.tables.names import safe_name
 from cogs.group import Subcommand
 from cogs.replies import NO_PINGS, say
@@ -77,7 +78,7 @@ RULES_HELP = "All matches, or only those played by the official rules (no house 
 @app_commands.describe(
     scope="This season or all time",
     sort="What to rank by",
-    season="An earlier season's number (default: the current season)",
+    season="A season (default: the current one)",
     rules=RULES_HELP,
 )
 @app_commands.choices(
@@ -100,6 +101,30 @@ async def leaderboard(
     rules: str = "all",
 ) -> None:
     await run(interaction, _leaderboard(interaction, scope, sort, season, rules == "official"))
+
+
+@leaderboard.autocomplete("season")
+async def leaderboard_seasons(interaction: Itx, typed: int | str) -> list[app_commands.Choice[int]]:
+    """The server's seasons, newest first, those whose number starts with what was typed."""
+    if interaction.guild_id is None:
+        return []
+    try:
+        seasons = await storage_of(interaction).list_seasons(interaction.guild_id)
+    except StorageError:
+        return []
+    typed = str(typed or "").strip()
+    return [
+        app_commands.Choice(name=season_choice(s), value=s.number)
+        for s in sorted(seasons, key=lambda s: -s.number)
+        if str(s.number).startswith(typed)
+    ][:25]
+
+
+def season_choice(season: Season) -> str:
+    """A season as an autocomplete choice (plain text: Discord shows it as written)."""
+    name = f"Season {season.number}" + (f" · {season.name}" if season.name else "")
+    current = " (current)" if season.ended_at is None else ""
+    return name[: 100 - len(current)] + current
 
 
 async def _leaderboard(
