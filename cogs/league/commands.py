@@ -258,7 +258,7 @@ async def _export(interaction: Itx, fmt: str) -> None:
     filename = f"uno-{interaction.guild_id}.{'csv' if csv_wanted else 'json'}"
     file = discord.File(io.BytesIO(body.encode("utf-8")), filename=filename)
     await interaction.followup.send(
-        f"This server's league data: {len(data.get('matches', []))} matches.",
+        f"This server's league data: {plural(len(data.get('matches', [])), 'match', 'matches')}.",
         file=file,
         ephemeral=True,
         allowed_mentions=NO_PINGS,

@@ -304,6 +304,7 @@ async def test_export_is_a_private_decodable_file(
     itx = await fake_discord.slash(admin, channel, "uno-admin export", {"format": fmt})
     msg = await itx.followup(0)
     assert msg.is_ephemeral and msg.visible_to(admin) and not msg.visible_to(other)
+    assert "This server's league data: 1 match." in msg.text
     data = msg.attachment(f"uno-{fake_guild.id}.{fmt}").data.decode("utf-8")
     if fmt == "json":
         export = json.loads(data)
