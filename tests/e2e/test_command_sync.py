@@ -3,6 +3,7 @@ clickable; /uno about shows the version and an invite link."""
 
 from __future__ import annotations
 
+from importlib import metadata
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -70,7 +71,7 @@ async def test_replies_mention_commands_and_about_links_the_invite(
 
     about = (await (await fake_discord.slash(ann, channel, "uno about")).response()).message
     assert about is not None and about.is_ephemeral
-    assert "UNO bot 0.1.0" in about.text
+    assert f"UNO bot {metadata.version('uno-bot')}" in about.text
     [invite] = [w for w in about.text.replace("(", " ").replace(")", " ").split() if "oauth2" in w]
     query = parse_qs(urlparse(invite).query)
     assert query["client_id"] == [str(fake_discord.application_id)]
