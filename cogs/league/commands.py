@@ -18,7 +18,7 @@ from bot.storage import StorageError
 from bot.storage.models import Season
 from bot.tables.names import safe_name
 from cogs.group import Subcommand
-from cogs.replies import NO_PINGS, say
+from cogs.replies import NO_PINGS, link_commands, say
 
 from .export import export_csv
 from .items import (
@@ -229,9 +229,11 @@ async def _season_new(interaction: Itx, name: str | None) -> None:
     text = (
         f"🎉 **{season_label(season)}** has begun. Standings start fresh; "
         f"season {season.number - 1} stays readable with "
-        f"`/uno leaderboard season:{season.number - 1}`."
+        f"/uno leaderboard season:{season.number - 1}."
     )
-    await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+    await interaction.response.send_message(
+        link_commands(interaction.client, text, interaction.guild_id), allowed_mentions=NO_PINGS
+    )
 
 
 @app_commands.command(name="export", description="Download this server's league data")

@@ -260,6 +260,8 @@ async def test_season_new_needs_manage_server_and_keeps_old_standings(
     started = (await itx.response()).message
     assert started is not None and not started.is_ephemeral
     assert "Season 2" in started.text and "@everyone" not in started.text
+    mention = fake_discord.command_mention("uno leaderboard")
+    assert f"season 1 stays readable with {mention} season:1." in started.text
     assert_no_pings(started)
     assert (await h.storage.current_season(fake_guild.id)).number == 2
 
