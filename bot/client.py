@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.storage import Storage, open_storage
-from bot.sync import CommandIds, SyncedHashes, sync_commands
+from bot.sync import CommandIds, SyncedHashes, learn_ids, sync_commands
 from bot.tables.manager import TableManager
 from bot.tables.scheduler import Scheduler
 
@@ -71,17 +71,27 @@ class UnoBot(commands.AutoShardedBot):
         log.info("restored %d tables", len(restored))
         if self.settings.sync_commands:
             await self.sync_commands(force=self.settings.force_sync)
+        else:  # another process syncs; this one still makes its replies' commands clickable
+            await learn_ids(self.tree, self._command_scopes(), self.command_ids)
 
     async def sync_commands(self, *, force: bool = False) -> list[int | None]:
         """Sync the slash commands where the tree changed (to the development guilds alone
         when DEV_GUILD_IDS is set, where they show at once); learn their ids for mentions."""
-        scopes: list[int | None] = list(self.settings.dev_guild_ids) or [None]
         for guild_id in self.settings.dev_guild_ids:
             self.tree.copy_global_to(guild=discord.Object(guild_id))
         hashes = SyncedHashes(self.settings.sync_state_path)
         return await sync_commands(
-            self.tree, self.application_id, scopes, hashes, self.command_ids, force=force
+            self.tree,
+            self.application_id,
+            self._command_scopes(),
+            hashes,
+            self.command_ids,
+            force=force,
         )
+
+    def _command_scopes(self) -> list[int | None]:
+        """Where the commands live: the development guilds, or global (None)."""
+        return list(self.settings.dev_guild_ids) or [None]
 
     async def close(self) -> None:
         await self.tables.close()

@@ -131,3 +131,19 @@ async def sync_commands(
             log.info("synced %d commands (%s)", len(current), _key(scope))
         ids.remember(scope, current)
     return synced
+
+
+async def learn_ids(
+    tree: app_commands.CommandTree[Any], scopes: Sequence[Scope], ids: CommandIds
+) -> None:
+    """Only read the commands' ids (a process that leaves syncing to another): a failure
+    costs the clickable mentions alone, so it is logged, not raised."""
+    for scope in scopes:
+        try:
+            current = await tree.fetch_commands(
+                guild=None if scope is None else discord.Object(scope)
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not read the slash commands (%s): %s", _key(scope), exc)
+            continue
+        ids.remember(scope, current)

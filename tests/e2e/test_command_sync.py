@@ -3,6 +3,7 @@ clickable; /uno about shows the version and an invite link."""
 
 from __future__ import annotations
 
+import dataclasses
 from importlib import metadata
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -10,6 +11,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from discord import app_commands
 
+from bot.client import UnoBot
 from bot.config import ConfigError, Settings
 from cogs.about import INVITE_PERMISSIONS, project_url
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
@@ -56,6 +58,20 @@ async def test_a_restart_with_the_same_tree_does_not_sync_again(
     assert await second.bot.sync_commands() == [None] and fake_discord.commands[None]
     assert syncs(fake_discord) == 4
     fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
+async def test_a_process_that_does_not_sync_still_learns_the_ids(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    first = await start_bot(fake_discord, bot_runner, tmp_path / "a.db", fake_guild.default_channel)
+    await bot_runner.stop(first.running)
+    settings = Settings(token=first.bot.settings.token, database_path=tmp_path / "b" / "uno.db")
+    quiet = UnoBot(dataclasses.replace(settings, sync_commands=False), storage=first.storage)
+    await bot_runner.start(quiet)
+    assert syncs(fake_discord) == 1
+    assert quiet.command_ids.mention("uno new") == fake_discord.command_mention("uno new")
+    assert not settings.sync_state_path.exists()
     bot_runner.assert_no_errors()
 
 
