@@ -35,11 +35,21 @@ from bot.tables.table import Status
 
 from .house_rule import HouseRuleModal
 from .open_hands import OpenHands
+from .rematch import Rematches, threads_allowed_in
 from .replies import NO_PINGS, say
 from .ui.board import TableBoard
 from .ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
 from .ui.house import house_panel
-from .ui.ids import Broken, Click, OpenHouseRule, OpenHouseRules, PickColor, PickTarget, TurnPage
+from .ui.ids import (
+    Broken,
+    Click,
+    OpenHouseRule,
+    OpenHouseRules,
+    PickColor,
+    PickTarget,
+    Rematch,
+    TurnPage,
+)
 from .ui.lobby import lobby_view
 
 if TYPE_CHECKING:
@@ -78,15 +88,18 @@ class GameClicks:
         self._tasks: set[asyncio.Task[None]] = set()
         self._lobbies: dict[str, TableSnapshot] = {}  # lobby messages waiting to be redrawn
         self.open_hands = OpenHands(self)
+        self.rematches = Rematches(self)
         self.manager.subscribe(self.board.on_change)
         self.manager.subscribe(self.on_change)
         self.manager.subscribe(self.open_hands.on_change)
+        self.manager.subscribe(self.rematches.on_change)
 
     async def close(self) -> None:
         """Stop listening and cancel every background task (at unload)."""
         self.manager.unsubscribe(self.board.on_change)
         self.manager.unsubscribe(self.on_change)
         self.manager.unsubscribe(self.open_hands.on_change)
+        self.manager.unsubscribe(self.rematches.on_change)
         await self.board.close()
         for task in list(self._tasks):
             task.cancel()
@@ -208,6 +221,8 @@ class GameClicks:
             await self.on_lobby(interaction, click)
         elif click.surface == "house":
             await self.on_house(interaction, click)
+        elif click.surface == "rematch":
+            await self.rematches.press(interaction, click.table_id, actor_of(interaction))
         elif click.surface == "table":
             await self.on_table(interaction, click)
         else:
@@ -226,7 +241,7 @@ class GameClicks:
         if isinstance(request, Start):
             await self._start(interaction, click.table_id)
             return
-        assert not isinstance(request, TurnPage | PickColor | PickTarget)
+        assert not isinstance(request, TurnPage | PickColor | PickTarget | Rematch)
         try:
             outcome = await self.manager.act(click.table_id, actor, request)
         except TableError as exc:
@@ -261,7 +276,7 @@ class GameClicks:
         message show it."""
         request = click.request
         assert not isinstance(
-            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules
+            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules | Rematch
         )
         try:
             outcome = await self.manager.act(click.table_id, actor_of(interaction), request)
@@ -310,7 +325,7 @@ class GameClicks:
             await self.show_hand(interaction, click.table_id)
             return
         assert not isinstance(
-            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules
+            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules | Rematch
         )
         with self.board.hold(click.table_id):  # the answer goes out before the picture
             try:
@@ -343,7 +358,7 @@ class GameClicks:
         elif isinstance(request, PickTarget):
             command, aiming, version = ShowHand(), request, None
         else:
-            assert not isinstance(request, OpenHouseRule | OpenHouseRules)
+            assert not isinstance(request, OpenHouseRule | OpenHouseRules | Rematch)
             command = request
         message: Note | None
         # The table message waits until this click is saved and acknowledged: the clicker's
@@ -388,9 +403,4 @@ class GameClicks:
 
 def threads_allowed(interaction: discord.Interaction[Any]) -> bool:
     """May the bot open a thread for a game here (a text channel with the permissions)."""
-    channel = interaction.channel
-    guild = interaction.guild
-    if not isinstance(channel, discord.TextChannel) or guild is None:
-        return False
-    perms = channel.permissions_for(guild.me)
-    return perms.create_public_threads and perms.send_messages_in_threads
+    return interaction.guild is not None and threads_allowed_in(interaction.channel)

@@ -18,7 +18,7 @@ from bot.tables.notes import note
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Status
 
-from .ids import quit_id, respond_id
+from .ids import Rematch, quit_id, respond_id
 from .items import GameButton, button
 from .lobby import describe_rules, match_goal
 
@@ -208,6 +208,10 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
                 row.add_item(GameButton(respond_id(t, v, "challenge"), label="Challenge"))
         row.add_item(GameButton(quit_id(t), label="Leave game"))
         layout.add_item(row)
+    elif table.status is Status.FINISHED and table.public is not None:
+        # Version 0: the offer never goes out of date (a second press finds the rematch).
+        rematch = button(t, 0, Rematch(), label="Rematch", style=discord.ButtonStyle.success)
+        layout.add_item(ui.ActionRow[Any](rematch))
     elif table.status is Status.ROUND_OVER:
         layout.add_item(
             ui.ActionRow[Any](
