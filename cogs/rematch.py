@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine import RuleSet
-from bot.storage import GuildSettings, StorageError
+from bot.engine import HouseRules, RuleSet, Scoring
+from bot.engine.cards import Edition
+from bot.storage import FORMER_PLAYER_ID, GuildSettings, StorageError
 from bot.tables.commands import Actor, Cancel
 from bot.tables.manager import lobby_link
 from bot.tables.notes import TableError, note
@@ -62,10 +63,15 @@ class Rematches:
         if table.status is not Status.FINISHED or table.public is None:
             return
         active = tuple(seat.active for seat in table.public.seats)
-        self.finished[table.table_id] = Finished(
-            table.table_id, table.guild_id, table.channel_id, table.rules, table.seats, active
+        self._keep(
+            Finished(
+                table.table_id, table.guild_id, table.channel_id, table.rules, table.seats, active
+            )
         )
-        self.finished.move_to_end(table.table_id)
+
+    def _keep(self, finished: Finished) -> None:
+        self.finished[finished.table_id] = finished
+        self.finished.move_to_end(finished.table_id)
         while len(self.finished) > KEPT:
             self.finished.popitem(last=False)
 
@@ -76,7 +82,7 @@ class Rematches:
         if opened is not None:
             await say(interaction, note("rematch_open", link=lobby_link(opened)).english())
             return
-        finished = self.finished.get(table_id)
+        finished = self.finished.get(table_id) or await self._recorded(interaction, table_id)
         if finished is None:
             await say(interaction, note("rematch_gone").english())
             return
@@ -128,6 +134,46 @@ class Rematches:
         await interaction.followup.send(
             note("rematch_opened", link=where).english(), ephemeral=True, allowed_mentions=NO_PINGS
         )
+
+    async def _recorded(self, interaction: Itx, table_id: str) -> Finished | None:
+        """A finished match this process never saw (it finished before a restart), as the
+        league recorded it: its seats (computers at the server's level) and options; the Wild
+        Customizable's written rule is not recorded and is written again in the lobby."""
+        storage = self.clicks.bot.storage
+        guild_id = interaction.guild_id
+        if storage is None or guild_id is None:
+            return None
+        try:
+            detail = await storage.match_by_uid(guild_id, table_id)
+            server = await self._server(guild_id)
+        except StorageError:
+            log.warning("could not read match %s for its rematch", table_id)
+            return None
+        if detail is None:
+            return None
+        try:
+            rules = RuleSet(
+                edition=Edition(detail.edition),
+                scoring=Scoring(detail.scoring),
+                target=detail.target,
+                house=HouseRules.parse(dict(detail.house_rules)),
+            )
+        except ValueError:
+            return None
+        channel = interaction.channel
+        # The scoreboard is in the game's thread, opened from the lobby's message.
+        lobby = channel.parent_id if isinstance(channel, discord.Thread) else detail.channel_id
+        level = server.computer_level
+        seats = tuple(
+            SeatInfo(p.user_id, p.name, level if p.computer else None)
+            for p in detail.players
+            if p.computer or p.user_id != FORMER_PLAYER_ID  # forgotten members are not seated
+        )
+        finished = Finished(
+            table_id, guild_id, lobby or detail.channel_id, rules, seats, (True,) * len(seats)
+        )
+        self._keep(finished)
+        return finished
 
     async def _server(self, guild_id: int) -> GuildSettings:
         storage = self.clicks.bot.storage

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.engine import HouseRules
 from bot.tables.table import Status
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.e2e.test_uno_match import lobby_and_start, maybe_catch, play_turn
@@ -90,6 +91,39 @@ async def test_a_finished_match_reopens_its_lobby_once_for_its_players(
         what="the rematch to start",
     )
     await settle(second)
+    assert not fake_discord.failed_interactions()
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
+async def test_a_match_finished_before_a_restart_reopens_from_the_league(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    channel = fake_guild.default_channel
+    db = tmp_path / "uno.db"
+    h = await start_bot(fake_discord, bot_runner, db, channel, seed=8)
+    users = [await fake_discord.create_member(fake_guild, f"q{i}") for i in range(2)]
+    options = {"edition": "classic", "target": 50, "house_rules": "chill"}
+    _, thread = await lobby_and_start(h, users, options)
+    # The match ends by forfeit: the guest leaves, the host wins.
+    board = fake_discord.public_messages(thread)[-1]  # type: ignore[arg-type]
+    await (await fake_discord.click(users[1], board, board.button("Leave game"))).response()
+    await settle(h)
+    assert not h.bot.tables.tables
+    final = fake_discord.public_messages(thread)[-1]  # type: ignore[arg-type]
+    assert [b.label for b in final.buttons] == ["Rematch"]
+
+    await bot_runner.kill(h.running)
+    second = await start_bot(fake_discord, bot_runner, db, channel, seed=9)
+    opened = await private_answer(second, users[1], final, "Rematch")
+    assert opened.startswith("The rematch lobby is open:")
+    [table] = second.bot.tables.tables.values()
+    assert [s.user_id for s in table.seats] == [users[0].id, users[1].id]
+    assert table.host_id == users[1].id and table.channel_id == channel.id
+    assert table.rules.target == 50 and table.rules.edition.value == "classic"
+    assert table.rules.house == HouseRules.preset("chill")
+    rematch = fake_discord.public_messages(channel)[-1]
+    assert "Classic UNO · first to 50 points wins" in rematch.text
     assert not fake_discord.failed_interactions()
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
