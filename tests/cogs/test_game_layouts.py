@@ -173,6 +173,17 @@ async def test_lowest_scoring_says_when_the_match_ends_and_what_each_scores() ->
     assert text.index("Ann: **0**") < text.index(": **31**")  # lowest first
     [alt] = alts(view)
     assert alt.startswith("Scoreboard after 1 rounds. Ann: 0;")
+    won = dataclasses.replace(
+        over, status=Status.FINISHED, winners=(0,), scores=replace_winners(scores, (0,))
+    )
+    final = table_view(won, image=SCORES_IMAGE)
+    check(final, SCORES_IMAGE)
+    assert "🏆 **Ann** won the match!" in text_of(final)
+    assert [c.label for c in items(final) if isinstance(c, ui.Button)] == ["Rematch"]
+
+
+def replace_winners(scores: ScoreView, winners: tuple[int, ...]) -> ScoreView:
+    return dataclasses.replace(scores, winners=winners)
 
 
 async def test_the_lobby_names_the_edition_once() -> None:
