@@ -112,7 +112,7 @@ def seat_words(seat: SeatView, name: str) -> str:
     """One seat in plain words: its cards and its UNO state."""
     if not seat.active:
         return f"{name}: left the game"
-    words = f"{name}{' (computer)' if seat.computer else ''}: {seat.cards} card" + (
+    words = f"{name}{' 🤖' if seat.computer else ''}: {seat.cards} card" + (
         "" if seat.cards == 1 else "s"
     )
     if seat.called_uno:
@@ -151,7 +151,9 @@ def scores_alt(table: TableSnapshot) -> str:
     assert scores is not None
     names = table.names()
     totals = "; ".join(f"{names[s]}: {scores.totals[s]}" for s in range(len(names)))
-    return alt_text(f"Scoreboard after {len(scores.rounds)} rounds. {totals}.")
+    rounds = len(scores.rounds)
+    after = f"after {rounds} round{'' if rounds == 1 else 's'}"
+    return alt_text(f"Scoreboard {after}. {totals}.")
 
 
 def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:

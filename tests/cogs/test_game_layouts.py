@@ -79,7 +79,7 @@ async def test_the_table_tells_in_words_what_the_picture_shows() -> None:
     names = snapshot.safe_names()
     current = game.current
     assert f"▶ **{names[current]}**" in text  # whose turn, in text
-    assert f"• **{names[first]}** (computer): 1 card, called UNO" in text
+    assert f"• **{names[first]}** 🤖: 1 card, called UNO" in text
     for seat in range(game.n):
         count = len(game.hands[seat])
         assert f"**{names[seat]}**" in text and f": {count} card" in text
@@ -172,7 +172,7 @@ async def test_lowest_scoring_says_when_the_match_ends_and_what_each_scores() ->
     assert "Ann: **0** (+0 this round)" in text
     assert text.index("Ann: **0**") < text.index(": **31**")  # lowest first
     [alt] = alts(view)
-    assert alt.startswith("Scoreboard after 1 rounds. Ann: 0;")
+    assert alt.startswith("Scoreboard after 1 round. Ann: 0;")
     won = dataclasses.replace(
         over, status=Status.FINISHED, winners=(0,), scores=replace_winners(scores, (0,))
     )
