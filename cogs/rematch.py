@@ -125,15 +125,11 @@ class Rematches:
             log.warning("could not post the rematch lobby of %s", table_id)
             with contextlib.suppress(TableError):  # closed meanwhile: nothing to undo
                 await manager.act(new_id, actor, Cancel())
-            await interaction.followup.send(
-                note("rematch_gone").english(), ephemeral=True, allowed_mentions=NO_PINGS
-            )
+            await say(interaction, note("rematch_gone").english())
             return
         await manager.set_lobby_message(new_id, sent.id)
         where = f"https://discord.com/channels/{finished.guild_id}/{channel.id}/{sent.id}"
-        await interaction.followup.send(
-            note("rematch_opened", link=where).english(), ephemeral=True, allowed_mentions=NO_PINGS
-        )
+        await say(interaction, note("rematch_opened", link=where).english())
 
     async def _recorded(self, interaction: Itx, table_id: str) -> Finished | None:
         """A finished match this process never saw (it finished before a restart), as the
