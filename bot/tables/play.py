@@ -56,7 +56,7 @@ def apply_action(table: Table, seat: int, action: Action, *, now: float, delay: 
     try:
         events = game.apply(dataclasses.replace(action, seat=seat, uno=uno))
     except RuleError as exc:
-        raise TableError("rule", text=exc.message, code=exc.code) from None
+        raise TableError("rule", text=exc.template, code=exc.code, **exc.params) from None
     if action.do == "call_uno":
         message = note("uno")
     elif action.do == "catch":

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 
 import discord
 
+from bot.i18n import lang
+from bot.i18n.pictures import picture_words
 from bot.render import render_scores, render_table
 from bot.tables.manager import TableManager
 from bot.tables.snapshot import TableSnapshot
@@ -127,11 +129,12 @@ class TableBoard:
         return channel
 
     async def _picture(self, table: TableSnapshot) -> discord.File:
+        words = picture_words(lang(table.locale))  # the table's language, like its text
         if table.scores is not None:
-            png = await asyncio.to_thread(render_scores, table.scores)
+            png = await asyncio.to_thread(render_scores, table.scores, words=words)
             return discord.File(io.BytesIO(png), filename=SCORES_IMAGE)
         assert table.public is not None
-        png = await asyncio.to_thread(render_table, table.public)
+        png = await asyncio.to_thread(render_table, table.public, words=words)
         return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
 
     async def _refresh(self, table: TableSnapshot) -> None:
