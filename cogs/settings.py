@@ -12,9 +12,12 @@ from discord import app_commands, ui
 
 from bot.engine import PRESETS, HouseRules
 from bot.engine.ai import LEVELS
+from bot.engine.cards import Edition
 from bot.i18n import ENGLISH_LANG, NATIVE_NAMES, SUPPORTED, Lang
+from bot.i18n.game_words import edition_short, edition_title
 from bot.storage import GuildSettings, StorageError
 from bot.tables.house_words import preset_label, rules_line
+from bot.tables.notes import note
 from cogs.group import Subcommand, add_to_group, remove_from_group
 from cogs.lang import user_lang
 from cogs.replies import NO_PINGS
@@ -85,6 +88,11 @@ def language_name(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
     return tongue.gettext("the server's Discord language")
 
 
+def level_name(level: str, tongue: Lang = ENGLISH_LANG) -> str:
+    """A computer level's name (``easy``, ``normal``, ``hard``)."""
+    return note(f"level.{level}").render(tongue) if level in LEVELS else level
+
+
 def describe(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
     """The current values, one line each."""
     _ = tongue.gettext
@@ -94,7 +102,8 @@ def describe(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
     lines = [
         "## ⚙️ " + _("UNO settings for this server"),
         _("**Default edition:** {edition} · **Scoring:** {scoring}").format(
-            edition=settings.edition, scoring=settings.scoring
+            edition=edition_short(settings.edition, tongue),
+            scoring=_("lowest") if settings.scoring == "lowest" else _("standard"),
         ),
         _("**Default house rules:** {rules} · house-ruled matches {rated}").format(
             rules=house, rated=rated
@@ -112,7 +121,7 @@ def describe(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
         _("**Lobby waits:** {minutes} min").format(minutes=settings.lobby_minutes),
         _("**Computer players:** {allowed} · default level {level} · {rated} in the league").format(
             allowed=_("allowed") if settings.computers_allowed else _("not allowed"),
-            level=settings.computer_level,
+            level=level_name(settings.computer_level, tongue),
             rated=_("rated") if settings.computers_rated else _("not rated"),
         ),
         _("**Language of games and league pictures:** {language}").format(
@@ -150,7 +159,10 @@ def settings_panel(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> ui.L
             g,
             "edition",
             _("Default edition"),
-            [(choice.name, choice.value) for choice in EDITION_CHOICES],
+            [
+                (edition_title(Edition(choice.value), tongue), choice.value)
+                for choice in EDITION_CHOICES
+            ],
             settings.edition,
         ),
         _select(
@@ -195,7 +207,7 @@ def settings_panel(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> ui.L
             g,
             "level",
             _("Default computer level"),
-            [(_("Computer level: {level}").format(level=n), n) for n in LEVELS],
+            [(_("Computer level: {level}").format(level=level_name(n, tongue)), n) for n in LEVELS],
             settings.computer_level,
         ),
         _select(g, "language", _("Language"), languages, settings.language or AUTO),

@@ -12,7 +12,6 @@ from bot.tables.house_words import stored_line
 from bot.tables.names import safe_name, safe_text
 
 ACCENT = 0xF7C600
-EDITION_NAMES = {"classic": "Classic", "sonic": "Sonic", "mario": "Super Mario"}
 TEXT_LIMIT = 3500  # a V2 message allows 4000 characters of text in all
 
 
