@@ -1,5 +1,5 @@
 """Which language a message speaks: private replies the clicking user's, public messages the
-table's or the server's (chosen in /uno settings, else the server's Discord locale)."""
+table's or the server's (chosen in /uno-admin settings, else the server's Discord locale)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def user_lang(interaction: discord.Interaction[Any]) -> Lang:
 
 
 def server_locale(interaction: discord.Interaction[Any], chosen: str | None = None) -> str:
-    """The server's language as a catalogue name: the one chosen in /uno settings, else the
+    """The server's language as a catalogue name: the one chosen in /uno-admin settings, else the
     server's preferred locale (English in a direct message)."""
     if chosen:
         return lang(chosen).code

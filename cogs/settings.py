@@ -1,5 +1,5 @@
-"""The ``cogs.settings`` extension: `/uno settings`, a server's defaults, turn timer and computer
-players as a V2 panel of selects and toggles."""
+"""The ``cogs.settings`` extension: `/uno-admin settings`, a server's defaults, turn timer and
+computer players as a V2 panel of selects and toggles."""
 
 from __future__ import annotations
 
@@ -12,10 +12,13 @@ from discord import app_commands, ui
 
 from bot.engine import PRESETS, HouseRules
 from bot.engine.ai import LEVELS
+from bot.engine.cards import Edition
 from bot.i18n import ENGLISH_LANG, NATIVE_NAMES, SUPPORTED, Lang
+from bot.i18n.game_words import edition_short, edition_title
 from bot.storage import GuildSettings, StorageError
 from bot.tables.house_words import preset_label, rules_line
-from cogs.group import Subcommand, add_to_group, remove_from_group
+from bot.tables.notes import note
+from cogs.group import ADMIN_GROUP, Subcommand, add_to_group, remove_from_group
 from cogs.lang import user_lang
 from cogs.replies import NO_PINGS
 from cogs.ui.house import (
@@ -85,6 +88,11 @@ def language_name(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
     return tongue.gettext("the server's Discord language")
 
 
+def level_name(level: str, tongue: Lang = ENGLISH_LANG) -> str:
+    """A computer level's name (``easy``, ``normal``, ``hard``)."""
+    return note(f"level.{level}").render(tongue) if level in LEVELS else level
+
+
 def describe(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
     """The current values, one line each."""
     _ = tongue.gettext
@@ -94,7 +102,8 @@ def describe(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
     lines = [
         "## ⚙️ " + _("UNO settings for this server"),
         _("**Default edition:** {edition} · **Scoring:** {scoring}").format(
-            edition=settings.edition, scoring=settings.scoring
+            edition=edition_short(settings.edition, tongue),
+            scoring=_("lowest") if settings.scoring == "lowest" else _("standard"),
         ),
         _("**Default house rules:** {rules} · house-ruled matches {rated}").format(
             rules=house, rated=rated
@@ -112,7 +121,7 @@ def describe(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
         _("**Lobby waits:** {minutes} min").format(minutes=settings.lobby_minutes),
         _("**Computer players:** {allowed} · default level {level} · {rated} in the league").format(
             allowed=_("allowed") if settings.computers_allowed else _("not allowed"),
-            level=settings.computer_level,
+            level=level_name(settings.computer_level, tongue),
             rated=_("rated") if settings.computers_rated else _("not rated"),
         ),
         _("**Language of games and league pictures:** {language}").format(
@@ -150,7 +159,10 @@ def settings_panel(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> ui.L
             g,
             "edition",
             _("Default edition"),
-            [(choice.name, choice.value) for choice in EDITION_CHOICES],
+            [
+                (edition_title(Edition(choice.value), tongue), choice.value)
+                for choice in EDITION_CHOICES
+            ],
             settings.edition,
         ),
         _select(
@@ -195,7 +207,7 @@ def settings_panel(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> ui.L
             g,
             "level",
             _("Default computer level"),
-            [(_("Computer level: {level}").format(level=n), n) for n in LEVELS],
+            [(_("Computer level: {level}").format(level=level_name(n, tongue)), n) for n in LEVELS],
             settings.computer_level,
         ),
         _select(g, "language", _("Language"), languages, settings.language or AUTO),
@@ -426,8 +438,7 @@ class SettingToggle(
 SETTINGS_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (SettingSelect, SettingToggle)
 
 
-@app_commands.command(name="settings", description="This server's UNO settings (Manage Server)")
-@app_commands.default_permissions(manage_guild=True)
+@app_commands.command(name="settings", description="This server's UNO settings")
 async def settings(interaction: discord.Interaction[UnoBot]) -> None:
     _ = user_lang(interaction).gettext
     if interaction.guild_id is None or not interaction.permissions.manage_guild:
@@ -456,11 +467,11 @@ SETTINGS_COMMANDS: tuple[Subcommand, ...] = (settings,)
 
 
 async def setup(bot: UnoBot) -> None:
-    """Add /uno settings to the /uno group (loading it first) and register its controls."""
-    await add_to_group(bot, SETTINGS_COMMANDS)
+    """Add /uno-admin settings (loading the groups first) and register its controls."""
+    await add_to_group(bot, SETTINGS_COMMANDS, ADMIN_GROUP)
     bot.add_dynamic_items(*SETTINGS_ITEMS)
 
 
 async def teardown(bot: UnoBot) -> None:
     bot.remove_dynamic_items(*SETTINGS_ITEMS)
-    remove_from_group(bot, SETTINGS_COMMANDS)
+    remove_from_group(bot, SETTINGS_COMMANDS, ADMIN_GROUP)

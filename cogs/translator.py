@@ -99,11 +99,17 @@ def command_texts(
 
 
 def all_command_texts() -> list[CommandText]:
-    """The texts of every command the bot registers under /uno."""
-    from cogs.league.commands import LEAGUE_COMMANDS
+    """The texts of every command the bot registers under /uno and /uno-admin."""
+    from cogs.group import admin_group
+    from cogs.league.commands import LEAGUE_ADMIN_COMMANDS, LEAGUE_COMMANDS
     from cogs.settings import SETTINGS_COMMANDS
     from cogs.uno import UnoCog
 
-    own = tuple(UnoCog.__cog_app_commands__) + LEAGUE_COMMANDS + SETTINGS_COMMANDS
+    own = tuple(UnoCog.__cog_app_commands__) + LEAGUE_COMMANDS
     group = (str(UnoCog.__cog_group_name__), str(UnoCog.__cog_group_description__))
-    return list(command_texts(own, group))
+    admin = admin_group()
+    admin_texts = (admin.name, str(admin.description))
+    return [
+        *command_texts(own, group),
+        *command_texts(LEAGUE_ADMIN_COMMANDS + SETTINGS_COMMANDS, admin_texts),
+    ]

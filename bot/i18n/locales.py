@@ -31,7 +31,7 @@ for _discord, _code in _DISCORD.items():
     DISCORD_OF.setdefault(_code, ())
     DISCORD_OF[_code] += (_discord,)
 
-# The names people pick a language by (each in its own language, as /uno settings lists them).
+# The names people pick a language by (each in its own language, as /uno-admin settings lists them).
 NATIVE_NAMES: dict[str, str] = {
     "en": "English",
     "de": "Deutsch",

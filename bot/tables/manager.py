@@ -124,6 +124,19 @@ class TableManager:
             return None
         return Located(table.table_id, table.seat_of(user_id) is not None)
 
+    def kickable(self, channel_id: int, host_id: int) -> list[tuple[int, str]]:
+        """(user id, name) of the players the host of this channel's table could remove: the
+        people still in the game besides the host (computers leave by the lobby's buttons)."""
+        table = self.registry.find_for(channel_id, host_id)
+        if table is None or table.host_id != host_id:
+            return []
+        active = table.match.active if table.match is not None else [True] * len(table.seats)
+        return [
+            (seat.user_id, seat.name)
+            for seat, playing in zip(table.seats, active, strict=False)
+            if seat.computer is None and seat.user_id != host_id and playing
+        ]
+
     # ----- requests -----
 
     async def create(

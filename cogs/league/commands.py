@@ -1,6 +1,7 @@
 """The league's slash commands (leaderboard, stats, history, seasons, export, forget-me).
 
-They are plain functions: the ``cogs.league`` extension adds them to the /uno group.
+They are plain functions: the ``cogs.league`` extension adds them to the /uno group, and the
+Manage Server ones (season new, export) to /uno-admin.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands, ui
 
-from bot.i18n import N_
+from bot.i18n import ENGLISH_LANG, N_, Lang
 from bot.i18n.game_words import edition_short
 from bot.storage import StorageError
+from bot.storage.models import Season
 from bot.tables.names import safe_name
 from cogs.group import Subcommand
 from cogs.lang import user_lang
-from cogs.replies import NO_PINGS, say
+from cogs.replies import NO_PINGS, link_commands, say
 
 from .export import export_csv
 from .items import (
@@ -34,7 +36,7 @@ from .items import (
     public_lang,
     storage_of,
 )
-from .presenters import ACCENT, season_label
+from .presenters import ACCENT, points, provisional_note, rating_text, season_label
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -73,7 +75,7 @@ RULES_HELP = "All matches, or only those played by the official rules (no house 
 @app_commands.describe(
     scope="This season or all time",
     sort="What to rank by",
-    season="An earlier season's number (default: the current season)",
+    season="A season (default: the current one)",
     rules=RULES_HELP,
 )
 @app_commands.choices(
@@ -96,6 +98,33 @@ async def leaderboard(
     rules: str = "all",
 ) -> None:
     await run(interaction, _leaderboard(interaction, scope, sort, season, rules == "official"))
+
+
+@leaderboard.autocomplete("season")
+async def leaderboard_seasons(interaction: Itx, typed: int | str) -> list[app_commands.Choice[int]]:
+    """The server's seasons, newest first, those whose number starts with what was typed."""
+    if interaction.guild_id is None:
+        return []
+    try:
+        seasons = await storage_of(interaction).list_seasons(interaction.guild_id)
+    except StorageError:
+        return []
+    typed = str(typed or "").strip()
+    tongue = user_lang(interaction)
+    return [
+        app_commands.Choice(name=season_choice(s, tongue), value=s.number)
+        for s in sorted(seasons, key=lambda s: -s.number)
+        if str(s.number).startswith(typed)
+    ][:25]
+
+
+def season_choice(season: Season, tongue: Lang = ENGLISH_LANG) -> str:
+    """A season as an autocomplete choice (plain text: Discord shows it as written)."""
+    _ = tongue.gettext
+    name = _("Season {number}").format(number=season.number)
+    name += f" · {season.name}" if season.name else ""
+    current = " " + _("(current)") if season.ended_at is None else ""
+    return name[: 100 - len(current)] + current
 
 
 async def _leaderboard(
@@ -170,7 +199,7 @@ async def _stats(interaction: Itx, member: discord.Member | None, official_only:
     lines = [
         f"### 📊 {name}" + (" · " + _(OFFICIAL_ONLY) if official_only else ""),
         _("**All time** · rank #{rank} · rating **{rating}**").format(
-            rank=overall.rank, rating=tongue.number(overall.rating, 1)
+            rank=overall.rank, rating=rating_text(overall.display_rating, overall.provisional)
         ),
         _("Matches {matches} · wins {wins} · win rate {rate}").format(
             matches=overall.matches, wins=overall.wins, rate=tongue.percent(overall.win_rate)
@@ -184,16 +213,18 @@ async def _stats(interaction: Itx, member: discord.Member | None, official_only:
     if seasonal is not None:
         lines.append(
             f"**{season}** · "
-            + _("rank #{rank} · rating {rating} · {wins}/{matches} wins · {points} pts").format(
+            + _("rank #{rank} · rating {rating} · {wins}/{matches} wins · {points}").format(
                 rank=seasonal.rank,
-                rating=tongue.number(seasonal.rating, 1),
+                rating=rating_text(seasonal.display_rating, seasonal.provisional),
                 wins=seasonal.wins,
                 matches=seasonal.matches,
-                points=seasonal.points,
+                points=points(seasonal.points, tongue),
             )
         )
     else:
         lines.append(f"**{season}** · " + _("no matches yet"))
+    if overall.provisional or (seasonal is not None and seasonal.provisional):
+        lines.append(provisional_note(tongue))
     layout = ui.LayoutView(timeout=None)
     layout.add_item(ui.Container[Any](ui.TextDisplay("\n".join(lines)), accent_colour=ACCENT))
     await interaction.response.send_message(view=layout, allowed_mentions=NO_PINGS)
@@ -217,7 +248,6 @@ season_group = app_commands.Group(name="season", description="League seasons")
 
 @season_group.command(name="new", description="End this season and start the next")
 @app_commands.describe(name="A name for the new season")
-@app_commands.default_permissions(manage_guild=True)
 async def season_new(interaction: Itx, name: app_commands.Range[str, 1, 50] | None = None) -> None:
     await run(interaction, _season_new(interaction, name))
 
@@ -237,9 +267,11 @@ async def _season_new(interaction: Itx, name: str | None) -> None:
     ).format(
         season=season_label(season, tongue),
         previous=season.number - 1,
-        command=f"`/uno leaderboard season:{season.number - 1}`",
+        command=f"/uno leaderboard season:{season.number - 1}",
     )
-    await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+    await interaction.response.send_message(
+        link_commands(interaction.client, text, interaction.guild_id), allowed_mentions=NO_PINGS
+    )
 
 
 @app_commands.command(name="export", description="Download this server's league data")
@@ -250,7 +282,6 @@ async def _season_new(interaction: Itx, name: str | None) -> None:
         app_commands.Choice(name="CSV", value="csv"),
     ]
 )
-@app_commands.default_permissions(manage_guild=True)
 async def export(interaction: Itx, format: str = "json") -> None:
     await run(interaction, _export(interaction, format))
 
@@ -291,7 +322,7 @@ LEAGUE_COMMANDS: tuple[Subcommand, ...] = (
     leaderboard,
     stats,
     history,
-    season_group,
-    export,
     forget_me,
 )
+# Under /uno-admin: Discord shows them to server managers only.
+LEAGUE_ADMIN_COMMANDS: tuple[Subcommand, ...] = (season_group, export)

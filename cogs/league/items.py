@@ -54,7 +54,7 @@ FORGET_TEMPLATE = r"unoforget:(?P<guild>[0-9]{1,20}):(?P<user>[0-9]{1,20}):(?P<a
 
 
 async def public_lang(interaction: discord.Interaction[Any], storage: Storage) -> Lang:
-    """The language of the server's public league messages (chosen in /uno settings, else the
+    """The language of the server's public league messages (chosen in /uno-admin settings, else the
     server's Discord locale)."""
     assert interaction.guild_id is not None
     settings = await storage.get_settings(interaction.guild_id)

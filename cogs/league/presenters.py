@@ -5,15 +5,31 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.i18n import ENGLISH_LANG, Lang
+from bot.i18n import ENGLISH_LANG, N_, Lang
 from bot.i18n.game_words import edition_short
 from bot.storage.models import LeaderboardPage, MatchDetail, MatchSummary, Season
+from bot.storage.rating import PROVISIONAL_MATCHES
 from bot.tables.house_words import stored_line
 from bot.tables.names import safe_name, safe_text
 
 ACCENT = 0xF7C600
-EDITION_NAMES = {"classic": "Classic", "sonic": "Sonic", "mario": "Super Mario"}
+PROVISIONAL_NOTE = N_("? provisional: fewer than {count} rated matches. Everyone starts at 1000.")
 TEXT_LIMIT = 3500  # a V2 message allows 4000 characters of text in all
+
+
+def points(count: int, tongue: Lang = ENGLISH_LANG) -> str:
+    """A number of points with the word the number needs ("1 pt", "2 pts")."""
+    return tongue.ngettext("{count} pt", "{count} pts", count).format(count=count)
+
+
+def rating_text(rating: int, provisional: bool) -> str:
+    """A display rating; a trailing ? marks a provisional one (too few rated matches)."""
+    return f"{rating}?" if provisional else str(rating)
+
+
+def provisional_note(tongue: Lang = ENGLISH_LANG) -> str:
+    """What the ? after a rating means."""
+    return "-# " + tongue.gettext(PROVISIONAL_NOTE).format(count=PROVISIONAL_MATCHES)
 
 
 def when(timestamp: float) -> str:
@@ -61,12 +77,12 @@ def leaderboard_text(page: LeaderboardPage, title: str, tongue: Lang = ENGLISH_L
     if not page.rows:
         lines.append(_("No ranked players yet: finish a match to appear here."))
     for row in page.rows:
-        stats = _("rating {rating} · {wins}/{matches} wins ({rate}) · {points} pts").format(
-            rating=tongue.number(row.rating, 1),
+        stats = _("rating {rating} · {wins}/{matches} wins ({rate}) · {points}").format(
+            rating=rating_text(row.display_rating, row.provisional),
             wins=row.wins,
             matches=row.matches,
             rate=tongue.percent(row.win_rate),
-            points=row.points,
+            points=points(row.points, tongue),
         )
         lines.append(f"`{row.rank:>3}` **{safe_name(row.name)}** · {stats}")
     if page.total:
@@ -80,6 +96,8 @@ def leaderboard_text(page: LeaderboardPage, title: str, tongue: Lang = ENGLISH_L
                 sort=sort_name(page.sort, tongue),
             )
         )
+        if any(row.provisional for row in page.rows):
+            lines.append(provisional_note(tongue))
     return "\n".join(lines)
 
 
@@ -126,12 +144,10 @@ def match_text(detail: MatchDetail, tongue: Lang = ENGLISH_LANG) -> str:
     for p in sorted(detail.players, key=lambda p: (p.place, p.seat)):
         star = "🏆 " if p.winner else ""
         change = ""
-        if p.rating_before is not None and p.rating_after is not None:
-            change = " · " + _("rating {before} → {after}").format(
-                before=tongue.number(p.rating_before, 1), after=tongue.number(p.rating_after, 1)
-            )
-        points = _("{points} pts").format(points=p.points)
-        lines.append(f"{p.place}. {star}**{names[p.seat]}** · {points}{change}")
+        before, after = p.display_before, p.display_after
+        if before is not None and after is not None:
+            change = " · " + _("rating {before} → {after}").format(before=before, after=after)
+        lines.append(f"{p.place}. {star}**{names[p.seat]}** · {points(p.points, tongue)}{change}")
     lines.append("**" + _("Rounds") + "**")
     for r in detail.rounds:
         out = names.get(r.winner_seat, "?") if r.winner_seat is not None else _("nobody")

@@ -77,17 +77,22 @@ HELP = (
     "",
     N_(
         "**House rules** (stacking, jump-in, 7-0 and more): the host picks a preset or the "
-        "options one by one with **House rules** in the lobby, or `/uno new house_rules:` names "
-        "a preset. `/uno rules` explains the rules of the table you are at."
+        "options one by one with **House rules** in the lobby, or the `house_rules` option of "
+        "`/uno new` names a preset. `/uno rules` explains the rules of the table you are at."
     ),
     "",
     N_(
         "**Game**: `/uno new`, `/uno hand`, `/uno leave`, `/uno end` (host or Manage Server), "
-        "`/uno kick` (host), `/uno rules`, `/uno help`."
+        "`/uno kick` (host), `/uno rules`, `/uno help`, `/uno about`."
     ),
     N_(
-        "**League**: `/uno leaderboard`, `/uno stats`, `/uno history`, `/uno forget-me`; "
-        "`/uno season new`, `/uno export` and `/uno settings` need Manage Server."
+        "**League**: `/uno leaderboard`, `/uno stats`, `/uno history`, `/uno forget-me`. "
+        "A **rating** starts at 1000 and moves with where you finish and against whom; "
+        "a **?** after it means provisional (fewer than 5 rated matches)."
+    ),
+    N_(
+        "**Server managers** (Manage Server): `/uno-admin settings`, `/uno-admin season new`, "
+        "`/uno-admin export`."
     ),
 )
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,10 +14,23 @@ from bot.storage import Storage
 from bot.tables.scheduler import ManualScheduler
 from cogs.ui.board import TableBoard
 from fake_discord import BotRunner, FakeChannel, FakeDiscord, FakeMessage, FakeUser, RunningBot
+from fake_discord.commands import CommandRegistry
 
 # Every Storage opened for a test; closed at teardown (an open aiosqlite thread would keep the
 # test process alive), after the bots that use it have stopped.
 OPEN_STORAGES: list[Storage] = []
+
+
+@contextmanager
+def commands_granted_to_everyone() -> Iterator[None]:
+    """As a server that overrides a command's default permissions for everyone in its
+    integration settings: Discord then offers hidden commands to members without them."""
+    original = CommandRegistry.member_may_use
+    CommandRegistry.member_may_use = staticmethod(lambda *_: True)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        CommandRegistry.member_may_use = original  # type: ignore[method-assign]
 
 
 @dataclass
