@@ -57,7 +57,8 @@ class Words:
     scores: str = N_("Scores")
     scores_after: str = N_("Scores after round {n}")
     first_to: str = N_("first to {target}")
-    lowest_wins: str = N_("lowest wins")
+    ends_at: str = N_("ends at {target}")  # lowest scoring: the match ends when someone reaches it
+    lowest_wins: str = N_("lowest total wins")
     player_column: str = N_("Player")
     round_column: str = N_("round")
     total_column: str = N_("total")

@@ -106,7 +106,14 @@ def _tell(e: LogEntry, names: Sequence[str], lang: Lang) -> str:  # one case a k
         return lang.ngettext(
             "{player} went out! {count} point", "{player} went out! {count} points", count
         ).format(player=player, count=count)
+    if kind == "went_out":  # lowest scoring: each seat's own points are shown with the scores
+        return _("{player} went out and scores 0 this round!").format(player=player)
     if kind == "stalled":
+        if e.count is None:
+            return _(
+                "Nobody can play or draw any more, so the round ends: {player} holds the fewest "
+                "points and wins it"
+            ).format(player=player)
         return lang.ngettext(
             "Nobody can play or draw any more, so the round ends: {player} holds the fewest "
             "points and wins it ({count} point)",

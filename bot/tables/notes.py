@@ -22,8 +22,8 @@ Param: TypeAlias = "str | int | tuple[str, ...] | Note"
 ENGLISH: dict[str, Text] = {
     # refusals
     "gone": N_("This game has ended or no longer exists."),
-    "stale_hand": N_("That was an old button: here is your current hand."),
-    "stale_prompt": N_("That prompt is over: the game has moved on."),
+    "stale_hand": N_("That button was out of date: here is your current hand."),
+    "stale_prompt": N_("That button was out of date: the game has moved on."),
     "save_failed": N_("Could not save the game, so nothing changed. Please try again."),
     "channel_busy": N_(
         "A game is already open in this channel. Finish it first, or start one in another "
@@ -58,7 +58,14 @@ ENGLISH: dict[str, Text] = {
     "kick_not_seated": N_("That member is not playing at this table."),
     "kick_already_left": N_("That player has already left."),
     "end_not_allowed": N_("Only the host or a server manager can end this game."),
-    "broken_button": N_("That button does nothing any more."),
+    "rematch_open": N_("The rematch is already open: {link}"),
+    "rematch_busy": N_(
+        "A lobby is already open in this channel: join that one, or finish it first."
+    ),
+    "rematch_players_only": N_("Only the players of this match can ask for a rematch."),
+    "rematch_gone": N_("This rematch offer has expired: start a new game with /uno new."),
+    "rematch_opened": N_("The rematch lobby is open: {link}"),
+    "broken_button": N_("That button was out of date: it does nothing any more."),
     "broken_card": N_("That card button is broken; open your hand again."),
     "host_only_house_rules": N_("Only the host can choose the house rules."),
     "bad_house_option": N_("That choice is not offered for the house rules."),
@@ -93,7 +100,7 @@ ENGLISH: dict[str, Text] = {
     "house_rules_saved": N_("House rules saved."),
     "catch_missed": N_("Too late, or they were safe: nothing happens."),
     "done": N_("Done."),
-    "hand_out_of_date": N_("That hand was out of date: here is your current hand."),
+    "hand_out_of_date": N_("That button was out of date: here is your current hand."),
     "choose_color": N_("Choose the color."),
     "game_over": N_("This game is over."),
     "choose_target": N_("Choose whom to swap hands with."),

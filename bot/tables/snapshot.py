@@ -56,6 +56,7 @@ class TableSnapshot:
     # bounce), whatever they hold; what they can answer with stays in their own hand.
     answers: tuple[str, ...] = ()
     locale: str = "en"  # the language of the table's public messages
+    rematch_of: str | None = None  # the finished table this lobby is the rematch of
 
     @property
     def game_channel_id(self) -> int:
@@ -179,6 +180,7 @@ def snapshot_of(table: Table) -> TableSnapshot:
         table_message_id=table.table_message_id,
         uno_armed=tuple(table.uno_armed),
         answers=penalty_answers(match.game) if match is not None else (),
+        rematch_of=table.rematch_of,
     )
 
 

@@ -28,13 +28,22 @@ EDITION_ACCENT = {Edition.CLASSIC: 0xE53935, Edition.SONIC: 0x1E63D6, Edition.MA
 
 
 def describe_rules(rules: RuleSet, tongue: Lang = ENGLISH_LANG) -> str:
+    """The edition and when the match ends and who wins it, in one line."""
+    return f"{edition_title(rules.edition, tongue)} · {match_goal(rules, tongue)}"
+
+
+def match_goal(rules: RuleSet, tongue: Lang = ENGLISH_LANG) -> str:
+    """When the match ends and who wins it, under its scoring."""
     _ = tongue.gettext
+    if rules.scoring.value == "lowest":
+        if rules.target:
+            return _("ends when someone reaches {target} points · lowest total wins").format(
+                target=rules.target
+            )
+        return _("a single round · lowest score wins")
     if rules.target:
-        length = _("first to {target} points").format(target=rules.target)
-    else:
-        length = _("a single round")
-    scoring = _("lowest score wins") if rules.scoring.value == "lowest" else _("standard scoring")
-    return f"{edition_title(rules.edition, tongue)} · {length} · {scoring}"
+        return _("first to {target} points wins").format(target=rules.target)
+    return _("a single round · first to go out wins")
 
 
 def lobby_view(table: TableSnapshot) -> ui.LayoutView:
@@ -55,8 +64,7 @@ def lobby_view(table: TableSnapshot) -> ui.LayoutView:
     )
     players = _("Players ({seated}/{seats})").format(seated=len(table.seats), seats=MAX_SEATS)
     lines = [
-        f"## 🎴 UNO · {describe_rules(table.rules, tongue)}\n"
-        f"**{rules_line(table.rules.house, tongue)}**",
+        f"## 🎴 {describe_rules(table.rules, tongue)}\n**{rules_line(table.rules.house, tongue)}**",
         f"**{players}**\n{seats}",
     ]
     # A Wild Customizable with an enforced effect (the rules line names it) announces no

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot.engine import Action
+from bot.engine import Action, SeatView
 from bot.i18n import ENGLISH_LANG, Lang, lang
 from bot.i18n.game_words import card_name, color_name
 from bot.tables.commands import ANY_SEAT, NextRound, ShowHand
@@ -20,9 +20,9 @@ from bot.tables.notes import note
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Status
 
-from .ids import quit_id, respond_id
+from .ids import Rematch, quit_id, respond_id
 from .items import GameButton, button
-from .lobby import describe_rules
+from .lobby import describe_rules, match_goal
 
 COLOR_ACCENT = {"red": 0xE53935, "yellow": 0xFDD835, "green": 0x43A047, "blue": 0x1E88E5}
 COLOR_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦"}
@@ -61,6 +61,10 @@ def status_line(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
             line += " " + _("(time runs out {when})").format(when=f"<t:{int(table.deadline)}:R>")
         return line
     if table.status is Status.ROUND_OVER:
+        if table.next_round_at is not None:
+            return _("Round over! The next round starts {when}.").format(
+                when=f"<t:{int(table.next_round_at)}:R>"
+            )
         return _("Round over! The next round starts soon.")
     if table.status is Status.FINISHED:
         names = [f"**{safe_name(table.seats[s].name)}**" for s in table.winners]
@@ -102,6 +106,73 @@ def log_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     return "\n".join(f"• {narrate(line, names, tongue)}" for line in table.log[-LOG_SHOWN:])
 
 
+ALT_MAX = 1024  # Discord's limit for a media gallery item's description
+
+
+def alt_text(text: str) -> str:
+    """A picture's description, cut to Discord's limit."""
+    return text if len(text) <= ALT_MAX else text[: ALT_MAX - 1] + "…"
+
+
+def card_words(code: str | None, tongue: Lang = ENGLISH_LANG) -> str:
+    return card_name(code, tongue) if code else tongue.gettext("none")
+
+
+def seat_words(seat: SeatView, name: str, tongue: Lang = ENGLISH_LANG) -> str:
+    """One seat in plain words: its cards and its UNO state."""
+    _ = tongue.gettext
+    if not seat.active:
+        return _("{name}: left the game").format(name=name)
+    who = f"{name}{' 🤖' if seat.computer else ''}"
+    words = tongue.ngettext("{name}: {count} card", "{name}: {count} cards", seat.cards).format(
+        name=who, count=seat.cards
+    )
+    if seat.called_uno:
+        words += ", " + _("called UNO")
+    elif seat.catchable:
+        words += ", " + _("did not call UNO")
+    return words
+
+
+def seats_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
+    """Every seat's card count and UNO state, and whose turn it is, as text (what the picture
+    shows, for screen readers and clients that load no images)."""
+    public = table.public
+    assert public is not None
+    names = table.safe_names()
+    lines = []
+    for seat in public.seats:
+        mark = "▶" if seat.current and table.status is Status.PLAYING else "•"
+        lines.append(f"{mark} " + seat_words(seat, f"**{names[seat.seat]}**", tongue))
+    return "\n".join(lines)
+
+
+def table_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
+    """The table picture described: the top card, the color and every seat."""
+    public = table.public
+    assert public is not None
+    names = table.names()
+    seats = "; ".join(seat_words(seat, names[seat.seat], tongue) for seat in public.seats)
+    color = color_name(public.color, tongue) if public.color else tongue.gettext("to be chosen")
+    text = tongue.gettext("UNO table. Top card: {card}, color {color}. {seats}.")
+    return alt_text(text.format(card=card_words(public.top, tongue), color=color, seats=seats))
+
+
+def scores_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
+    """The scoreboard picture described: each seat's total."""
+    scores = table.scores
+    assert scores is not None
+    names = table.names()
+    totals = "; ".join(f"{names[s]}: {scores.totals[s]}" for s in range(len(names)))
+    rounds = len(scores.rounds)
+    text = tongue.ngettext(
+        "Scoreboard after {count} round. {totals}.",
+        "Scoreboard after {count} rounds. {totals}.",
+        rounds,
+    )
+    return alt_text(text.format(count=rounds, totals=totals))
+
+
 def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
     """The public table: never any player's cards, only counts and the discard pile."""
     tongue = lang(table.locale)
@@ -120,13 +191,26 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
         else _("Color: *to be chosen*")
     )
     way = _("↻ clockwise") if public.direction == 1 else _("↺ counter-clockwise")
-    facts = shown + " · " + _("Direction: {direction}").format(direction=way)
-    lines = [head, status_line(table, tongue), facts, f"-# {rules_line(public.house, tongue)}"]
+    top = _("Top card: {card}").format(card=f"**{card_words(public.top, tongue)}**")
+    facts = " · ".join([top, shown, _("Direction: {direction}").format(direction=way)])
+    lines = [
+        head,
+        status_line(table, tongue),
+        facts,
+        seats_text(table, tongue),
+        f"-# {rules_line(public.house, tongue)}",
+    ]
     if table.status is Status.PLAYING and (hint := jump_in_hint(table, tongue)) is not None:
         lines.append(hint)
     container.add_item(ui.TextDisplay("\n".join(lines)))
     if image is not None:
-        container.add_item(ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{image}")))
+        alt = (
+            scores_alt(table, tongue)
+            if image == SCORES_IMAGE and table.scores
+            else table_alt(table, tongue)
+        )
+        item = discord.MediaGalleryItem(f"attachment://{image}", description=alt)
+        container.add_item(ui.MediaGallery(item))
     if table.log:
         container.add_item(ui.TextDisplay(log_text(table, tongue)))
     written = public.house.custom_effect.value == "none"  # else the effect is the rule
@@ -163,6 +247,10 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
                 row.add_item(GameButton(respond_id(t, v, "challenge"), label=_("Challenge")))
         row.add_item(GameButton(quit_id(t), label=_("Leave game")))
         layout.add_item(row)
+    elif table.status is Status.FINISHED and table.public is not None:
+        # Version 0: the offer never goes out of date (a second press finds the rematch).
+        rematch = button(t, 0, Rematch(), label=_("Rematch"), style=discord.ButtonStyle.success)
+        layout.add_item(ui.ActionRow[Any](rematch))
     elif table.status is Status.ROUND_OVER:
         layout.add_item(
             ui.ActionRow[Any](
@@ -182,13 +270,16 @@ def scores_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     if table.rules.scoring.value == "lowest":
         order.reverse()
     last = scores.rounds[-1] if scores.rounds else (0,) * len(table.seats)
+    lowest = table.rules.scoring.value == "lowest"
+    # Under lowest scoring each seat adds its own cards, so a round's 0 says something too.
     lines = [
         f"{safe_name(table.seats[s].name)}: **{scores.totals[s]}**"
-        + (f" (+{last[s]})" if last[s] else "")
+        + (
+            " " + _("(+{points} this round)").format(points=last[s])
+            if last[s] or (lowest and scores.rounds)
+            else ""
+        )
         for s in order
     ]
-    if table.rules.target:
-        title = _("Scores · target {target}").format(target=table.rules.target)
-    else:
-        title = _("Scores")
-    return f"**{title}**\n" + "\n".join(lines)
+    title = _("Scores")
+    return f"**{title}** · {match_goal(table.rules, tongue)}\n" + "\n".join(lines)

@@ -157,3 +157,30 @@ async def test_the_translator_localizes_names_and_descriptions() -> None:
     text = app_commands.locale_str("Open a lobby for a new UNO game")
     german = await tree.translate(text, Locale.german, description)
     assert german == lang("de").gettext("Open a lobby for a new UNO game") != text.message
+
+
+async def test_a_changed_translation_changes_the_synced_payload(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Commands are synced again when their localizations change, not only their English."""
+    import discord
+
+    from bot.sync import tree_hash, tree_payload
+
+    tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(
+        discord.Client(intents=discord.Intents.none())
+    )
+    group = app_commands.Group(name="uno", description="Play UNO")
+
+    @group.command(name="new", description="Open a lobby for a new UNO game")
+    async def new(interaction: discord.Interaction[discord.Client]) -> None: ...
+
+    tree.add_command(group)
+    plain = await tree_payload(tree, None)
+    await tree.set_translator(CatalogueTranslator())
+    localized = await tree_payload(tree, None)
+    [command] = localized[0]["options"]
+    assert command["name_localizations"]["de"] == "neu"
+    assert tree_hash(localized, 1) != tree_hash(plain, 1)
+    monkeypatch.setattr(translator, "localize", lambda message, locale, name: None)
+    assert tree_hash(await tree_payload(tree, None), 1) != tree_hash(localized, 1)
