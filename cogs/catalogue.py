@@ -107,7 +107,15 @@ def main(argv: list[str] | None = None) -> int:
             print("run: python -m cogs.catalogue (then pybabel update)", file=sys.stderr)
             return 1
         return 0
-    args.output.write_bytes(render(fresh))
+    text = render(fresh)
+    if args.output.exists():
+        with args.output.open("rb") as file:
+            committed = read_po(file)
+        old = {(m.id, m.context): m.auto_comments for m in committed if m.id}
+        if old == {(m.id, m.context): m.auto_comments for m in fresh if m.id}:
+            print(f"{args.output} is up to date ({len(old)} messages)")
+            return 0  # not rewritten: only its date would change
+    args.output.write_bytes(text)
     print(f"{len(message_set(fresh))} messages written to {args.output}")
     return 0
 

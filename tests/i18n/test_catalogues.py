@@ -119,3 +119,16 @@ def test_every_catalogue_is_complete() -> None:
         if left:
             missing[code] = f"{left} of {len(total)} untranslated"
     assert missing == {}
+
+
+def test_the_check_fails_on_a_stale_template(tmp_path: Path) -> None:
+    from cogs.catalogue import main
+
+    fresh = tmp_path / "messages.pot"
+    assert main(["--output", str(fresh)]) == 0
+    assert main(["--check", "--output", str(fresh)]) == 0
+    text = fresh.read_text(encoding="utf-8")
+    stale = text.replace('msgid "Show my hand"\nmsgstr ""\n', 'msgid "Show my cards"\nmsgstr ""\n')
+    assert stale != text
+    fresh.write_text(stale, encoding="utf-8")
+    assert main(["--check", "--output", str(fresh)]) == 1
