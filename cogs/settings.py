@@ -71,6 +71,11 @@ def _timer_name(seconds: int | None) -> str:
     return next((name for name, value in TIMERS.items() if value == seconds), "off")
 
 
+def _timer_label(name: str, tongue: Lang) -> str:
+    """A timer choice as shown: durations read the same everywhere, "off" is translated."""
+    return tongue.gettext("off") if name == "off" else name
+
+
 def house_of(settings: GuildSettings) -> HouseRules:
     """The server's default house rules (the printed rules if what is stored is not valid)."""
     try:
@@ -96,7 +101,7 @@ def level_name(level: str, tongue: Lang = ENGLISH_LANG) -> str:
 def describe(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
     """The current values, one line each."""
     _ = tongue.gettext
-    timer = _timer_name(settings.turn_seconds)
+    timer = _timer_label(_timer_name(settings.turn_seconds), tongue)
     house = rules_line(house_of(settings), tongue)
     rated = _("change ratings") if settings.rate_house_rules else _("are not rated")
     lines = [
@@ -176,7 +181,10 @@ def settings_panel(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> ui.L
             g,
             "timer",
             _("Turn timer"),
-            [(_("Turn timer: {timer}").format(timer=name), name) for name in TIMERS],
+            [
+                (_("Turn timer: {timer}").format(timer=_timer_label(name, tongue)), name)
+                for name in TIMERS
+            ],
             _timer_name(settings.turn_seconds),
         ),
         _select(

@@ -49,6 +49,7 @@ ENGLISH: dict[str, Text] = {
     "host_only_start": N_("Only the host can start the game."),
     "host_only_rule": N_("Only the host can write the house rule."),
     "round_over_wait": N_("The round is over: the next one starts soon."),
+    "round_over_until": N_("The round is over: the next one starts {when}."),
     "next_started": N_("The next round has already started."),
     "not_seated": N_("You are not playing at this table."),
     "not_playing_here": N_("You are not playing in a game here."),

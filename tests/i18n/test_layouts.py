@@ -29,7 +29,7 @@ from bot.tables.snapshot import hand_of, snapshot_of
 from bot.tables.table import Status
 from cogs.league.items import LEADERBOARD_IMAGE, forget_layout, history_layout, leaderboard_layout
 from cogs.league.presenters import match_text, season_label
-from cogs.settings import house_settings_panel, settings_panel
+from cogs.settings import describe, house_settings_panel, settings_panel
 from cogs.ui.hand import HAND_IMAGE, hand_layout
 from cogs.ui.house import house_panel
 from cogs.ui.ids import PickColor, PickTarget
@@ -177,3 +177,11 @@ def test_the_tables_language_is_kept_with_the_table() -> None:
     table = Table("t", 1, 2, 3, RuleSet(), locale="pl")
     assert Table.from_record(table.to_record()).locale == "pl"
     assert dataclasses.replace(table, locale="en").locale == "en"
+
+
+def test_a_turned_off_timer_reads_in_the_admins_language() -> None:
+    settings = GuildSettings(1 << 62, turn_seconds=None)
+    assert "**Turn timer:** off" in describe(settings, lang("en-US"))
+    assert "aus" in describe(settings, lang("de")) and " off" not in describe(settings, lang("de"))
+    payload = str(settings_panel(settings, lang("de")).to_components())
+    assert "'label': 'Zugzeit: aus'" in payload and "Zugzeit: off" not in payload
