@@ -1,0 +1,47 @@
+"""Every quick benchmark still runs against the code as it is and prints its JSON (no figure is
+judged here: speed belongs to the benchmarks themselves)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A benchmark, its smallest arguments, and keys its JSON must carry.
+QUICK = [
+    ("engine.py", ["--games", "3", "--repeats", "1", "--no-rlcard"], ["rlcard"]),
+    ("latency.py", ["--clicks", "3"], ["game_click_ack", "game_click_to_hand_redrawn"]),
+    ("latency.py", ["--clicks", "3", "--locale", "de"], ["game_click_to_table_refresh"]),
+    ("tables.py", ["--games", "1"], ["act_us_per_click"]),
+    ("storage.py", ["--matches", "50", "--calls", "5", "--rounds", "1", "--events", "10"], []),
+    ("ai.py", ["--rounds", "2", "--hard-rounds", "1", "--jobs", "1", "--levels", "easy"], []),
+    ("render.py", ["--runs", "2", "--reps", "1", "--edition", "classic"], []),
+]
+
+
+def run(script: str, args: list[str], tmp_path: Path) -> Any:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        cwd=tmp_path,  # whatever a benchmark leaves behind stays out of the checkout
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize(("script", "args", "keys"), QUICK, ids=lambda v: str(v))
+def test_the_benchmark_runs_and_prints_json(
+    script: str, args: list[str], keys: list[str], tmp_path: Path
+) -> None:
+    result = run(script, args, tmp_path)
+    assert result
+    for key in keys:
+        assert key in result
