@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import ui
 
-from bot.render import render_hand
+from bot.engine.cards import Edition
+from bot.pictures import PictureQueue, Priority
+from bot.render import render_hand, warm_up
 from bot.tables.commands import (
     Actor,
     CheckHouseRule,
@@ -72,7 +74,11 @@ class GameClicks:
     def __init__(self, bot: UnoBot) -> None:
         self.bot = bot
         self.manager: TableManager = bot.tables
-        self.board = TableBoard(bot, self.manager, min_interval=bot.edit_interval)
+        # Every game picture is drawn here: players' pictures before restored tables'.
+        self.pictures = PictureQueue()
+        self.board = TableBoard(
+            bot, self.manager, min_interval=bot.edit_interval, pictures=self.pictures
+        )
         self.pages: dict[tuple[str, int], int] = {}  # (table, seat) -> the hand page shown
         self.hands: KeyedLocks[tuple[str, int]] = KeyedLocks()  # (table, user) -> hand edits
         self._tasks: set[asyncio.Task[None]] = set()
@@ -81,6 +87,11 @@ class GameClicks:
         self.manager.subscribe(self.board.on_change)
         self.manager.subscribe(self.on_change)
         self.manager.subscribe(self.open_hands.on_change)
+
+    def warm_up(self, editions: tuple[Edition, ...] = tuple(Edition)) -> None:
+        """Build the editions' palettes in the background (the first picture of an edition is
+        then as fast as the next), behind every picture a player waits for."""
+        self.spawn(self.pictures.draw(warm_up, editions, priority=Priority.BACKGROUND))
 
     async def close(self) -> None:
         """Stop listening and cancel every background task (at unload)."""
@@ -91,6 +102,7 @@ class GameClicks:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.pictures.close()
 
     def on_change(self, table: TableSnapshot) -> None:
         """A listener: a lobby closed by itself shows so; a closed table forgets hand pages."""
@@ -168,7 +180,7 @@ class GameClicks:
         page = self.pages.get(key, 0) if page is None else page
         page = min(max(page, 0), pages_of(hand) - 1)
         self.pages[key] = page
-        png = await asyncio.to_thread(render_hand, hand.view)
+        png = await self.pictures.draw(render_hand, hand.view)
         layout = hand_layout(
             outcome.table.table_id,
             outcome.version,

@@ -48,6 +48,11 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
         self.clicks = GameClicks(bot)
         super().__init__()
 
+    async def cog_load(self) -> None:
+        # Before the tables are restored: their pictures queue behind the warm-up, and the
+        # first picture of each edition costs no more than the next.
+        self.clicks.warm_up()
+
     async def cog_unload(self) -> None:
         await self.clicks.close()
 

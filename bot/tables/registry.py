@@ -45,6 +45,8 @@ class TableRegistry:
         self.tables: dict[str, Table] = {}
         self.locks: KeyedLocks[str] = KeyedLocks()
         self._saved: dict[str, str] = {}
+        # Tables as restored at start, until their first change: their pictures can wait.
+        self.restored: dict[str, int] = {}
         self._listeners: list[Listener] = []
 
     # ----- listeners -----
@@ -122,6 +124,7 @@ class TableRegistry:
                 continue
             self.tables[table.table_id] = table
             self._saved[table.table_id] = record.state
+            self.restored[table.table_id] = table.version
             snapshot = snapshot_of(table)
             restored.append(snapshot)
             self._notify(snapshot)
@@ -139,6 +142,7 @@ class TableRegistry:
         table.bump()
         table.refresh_deadline(self.clock())
         self.tables[table.table_id] = table
+        self.restored.pop(table.table_id, None)
         try:
             if table.status is Status.FINISHED and table.match is not None:
                 if self.storage is not None:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import discord
 
+from bot.pictures import PictureQueue, Priority
 from bot.render import render_scores, render_table
 from bot.tables.manager import TableManager
 from bot.tables.snapshot import TableSnapshot
@@ -30,10 +31,15 @@ class TableBoard:
     """
 
     def __init__(
-        self, client: discord.Client, manager: TableManager, min_interval: float = 1.0
+        self,
+        client: discord.Client,
+        manager: TableManager,
+        min_interval: float = 1.0,
+        pictures: PictureQueue | None = None,
     ) -> None:
         self.client = client
         self.manager = manager
+        self.pictures = pictures or PictureQueue()
         self.min_interval = min_interval
         self._latest: dict[str, TableSnapshot] = {}
         self._dirty: set[str] = set()
@@ -127,11 +133,14 @@ class TableBoard:
         return channel
 
     async def _picture(self, table: TableSnapshot) -> discord.File:
+        # A table as restored at start waits behind every picture someone is waiting for.
+        restored = self.manager.unchanged_since_restore(table)
+        priority = Priority.BACKGROUND if restored else Priority.INTERACTIVE
         if table.scores is not None:
-            png = await asyncio.to_thread(render_scores, table.scores)
+            png = await self.pictures.draw(render_scores, table.scores, priority=priority)
             return discord.File(io.BytesIO(png), filename=SCORES_IMAGE)
         assert table.public is not None
-        png = await asyncio.to_thread(render_table, table.public)
+        png = await self.pictures.draw(render_table, table.public, priority=priority)
         return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
 
     async def _refresh(self, table: TableSnapshot) -> None:
