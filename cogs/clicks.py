@@ -37,7 +37,7 @@ from bot.tables.table import Status
 
 from .house_rule import HouseRuleModal
 from .open_hands import OpenHands
-from .replies import NO_PINGS, say
+from .replies import NO_PINGS, let_go, say
 from .ui.board import TableBoard
 from .ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
 from .ui.house import house_panel
@@ -206,6 +206,7 @@ class GameClicks:
         sent = await interaction.followup.send(
             view=layout, file=file, ephemeral=True, allowed_mentions=NO_PINGS, wait=True
         )
+        let_go(layout)
         self.open_hands.remember(
             outcome, interaction.user.id, lambda view, png: sent.edit(view=view, attachments=[png])
         )
@@ -264,9 +265,11 @@ class GameClicks:
         except TableError as exc:
             await say(interaction, exc.message)
             return
+        panel = house_panel(outcome.table)
         await interaction.response.send_message(
-            view=house_panel(outcome.table), ephemeral=True, allowed_mentions=NO_PINGS
+            view=panel, ephemeral=True, allowed_mentions=NO_PINGS
         )
+        let_go(panel)
 
     async def on_house(self, interaction: Itx, click: Click) -> None:
         """A preset or an option picked in the house rules panel: the panel and the lobby

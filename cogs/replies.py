@@ -6,11 +6,25 @@ import logging
 from typing import Any
 
 import discord
+from discord import ui
 
 log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
 SORRY = "Something went wrong on my side; nothing was changed. Please try again."
+
+
+def let_go(view: ui.LayoutView) -> None:
+    """Forget a view just sent in a private message (its buttons are all dynamic items).
+
+    discord.py gives an ephemeral view with buttons a 15-minute timeout: one pending task that
+    keeps the view and its items alive, for every hand shown. Dynamic items are found by their
+    custom ids and need no stored view, so the view is stopped once sent. A view with any other
+    interactive item is left alone: its callbacks need it stored.
+    """
+    items = [item for item in view.walk_children() if item.is_dispatchable()]
+    if all(isinstance(item, ui.DynamicItem) for item in items):
+        view.stop()
 
 
 async def say(interaction: discord.Interaction[Any], text: str) -> None:

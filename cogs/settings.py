@@ -15,7 +15,7 @@ from bot.engine.ai import LEVELS
 from bot.storage import GuildSettings, StorageError
 from bot.tables.house_words import preset_label, rules_line
 from cogs.group import Subcommand, add_to_group, remove_from_group
-from cogs.replies import NO_PINGS
+from cogs.replies import NO_PINGS, let_go
 from cogs.ui.house import (
     CHOICES,
     PANEL_ACCENT,
@@ -389,9 +389,9 @@ async def settings(interaction: discord.Interaction[UnoBot]) -> None:
             "The settings are not available right now; please try again.", ephemeral=True
         )
         return
-    await interaction.response.send_message(
-        view=settings_panel(current), ephemeral=True, allowed_mentions=NO_PINGS
-    )
+    panel = settings_panel(current)
+    await interaction.response.send_message(view=panel, ephemeral=True, allowed_mentions=NO_PINGS)
+    let_go(panel)
 
 
 SETTINGS_COMMANDS: tuple[Subcommand, ...] = (settings,)

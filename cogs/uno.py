@@ -22,7 +22,7 @@ from bot.tables.notes import TableError, note
 from bot.tables.table import Status
 
 from .clicks import GameClicks, actor_of, threads_allowed
-from .replies import NO_PINGS, say
+from .replies import NO_PINGS, let_go, say
 from .ui.ids import table_key
 from .ui.items import DYNAMIC_ITEMS
 from .ui.lobby import lobby_view
@@ -204,6 +204,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
         await interaction.response.send_message(
             view=view, ephemeral=True, allowed_mentions=NO_PINGS
         )
+        let_go(view)
 
     @app_commands.command(name="help", description="How to play UNO with this bot")
     async def help(self, interaction: Itx) -> None:

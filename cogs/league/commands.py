@@ -16,7 +16,7 @@ from discord import app_commands, ui
 from bot.storage import StorageError
 from bot.tables.names import safe_name
 from cogs.group import Subcommand
-from cogs.replies import NO_PINGS, say
+from cogs.replies import NO_PINGS, let_go, say
 
 from .export import export_csv
 from .items import (
@@ -236,6 +236,7 @@ async def forget_me(interaction: Itx) -> None:
     assert interaction.guild_id is not None
     layout = forget_layout(interaction.guild_id, interaction.user.id)
     await interaction.response.send_message(view=layout, ephemeral=True, allowed_mentions=NO_PINGS)
+    let_go(layout)
 
 
 LEAGUE_COMMANDS: tuple[Subcommand, ...] = (
