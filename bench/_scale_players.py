@@ -185,14 +185,18 @@ class Players:
         return (0, 0)
 
     def event_time(self, message_id: int, since: float) -> float | None:
-        """When the fake first wrote ``message_id`` at or after ``since`` (perf_counter)."""
+        """When the fake first wrote ``message_id`` at or after ``since`` (perf_counter).
+
+        The fake stamps its records with its own clock (wall time here): compared on it, and
+        the answer given back on perf_counter."""
+        shift = self.fake.now() - time.perf_counter()
         found = None
         for event in reversed(self.fake.message_events):
-            if event.at < since:
+            if event.at < since + shift:
                 break
             if event.message_id == message_id:
                 found = event.at
-        return found
+        return None if found is None else found - shift
 
     # ----- lobby -----
 

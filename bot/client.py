@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 import random
@@ -64,6 +65,10 @@ class UnoBot(commands.AutoShardedBot):
         # The extensions listen to the tables: restored ones resume their timers and messages.
         restored = await self.tables.restore()
         log.info("restored %d tables", len(restored))
+        # What exists now (modules, commands, the restored tables) lives as long as the
+        # process: moved out of the collector's sight, full collections skip it.
+        gc.collect()
+        gc.freeze()
         if self.settings.sync_commands:
             for guild_id in self.settings.dev_guild_ids:
                 guild = discord.Object(guild_id)

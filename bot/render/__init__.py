@@ -38,10 +38,11 @@ __all__ = [
 def warm_up(editions: Iterable[Edition | str] = tuple(Edition)) -> None:
     """Build each edition's palettes (and the cards their samples show) before the first game.
 
-    About 0.3 s of CPU an edition; safe to run in a thread while pictures are being drawn.
+    About 0.3 s of CPU an edition; safe to run in a thread while pictures are being drawn. The
+    hands' palettes come first: a player's first click after a start waits for one of those.
     """
+    chosen = list(map(Edition, editions))
+    for make in (hand_palette, table_palette, scores_palette):
+        for edition in chosen:
+            make(edition)
     leaderboard_palette()
-    for edition in map(Edition, editions):
-        table_palette(edition)
-        hand_palette(edition)
-        scores_palette(edition)
