@@ -1,5 +1,6 @@
 """What a long-running bot must not accumulate, and what it does at start, through the fake
-Discord: a hand's view does not outlive its use, the renderer is warmed up in the background."""
+Discord: a hand's view does not outlive its use, no lock is kept, the renderer is warmed up in
+the background."""
 
 from __future__ import annotations
 
@@ -56,6 +57,11 @@ async def test_a_hand_view_does_not_outlive_its_use(
     assert store.persistent_views == []
     assert not store._synced_message_views
     assert live_layouts() <= baseline
+    # Locks live only while held or awaited: none is left once the clicks are answered.
+    cog = h.bot.get_cog("UnoCog")
+    assert cog is not None
+    assert len(h.bot.tables.registry.locks) == 0
+    assert len(cog.clicks.hands) == 0  # type: ignore[attr-defined]
 
 
 async def test_the_renderer_is_warmed_up_at_start_in_the_background(
