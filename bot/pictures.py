@@ -9,6 +9,11 @@ go before ``BACKGROUND`` ones (restored tables, the renderer's warm-up), in arri
 a priority. With two workers or more, one worker only ever takes interactive jobs, so a click's
 picture never waits for a background one to finish either.
 
+Background jobs start at most once every ``background_interval`` seconds (20 a second by
+default): the 500 tables restored at a start are redrawn over half a minute, not in one burst of
+edits that would fill the bot's 50 requests a second. A background job given a ``key`` (its
+table) is moved up to the players' jobs by ``promote(key)``, when that table changes meanwhile.
+
 Bounds: at most ``workers`` jobs run at once; at most ``max_background`` background jobs wait
 (a background caller past that waits for room before its job is queued); interactive jobs
 waiting are at most the clicks being answered at that moment.
@@ -19,8 +24,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -42,6 +48,7 @@ class Priority(IntEnum):
 class _Job:
     work: Callable[[], Any]
     future: asyncio.Future[Any]
+    key: Hashable | None = None
     holds_room: bool = field(default=False)  # a background job keeps a place until taken
 
 
@@ -51,13 +58,21 @@ class PictureQueue:
     def __init__(
         self,
         workers: int = 2,
-        max_background: int = 64,
+        max_background: int = 1024,
         executor: Executor | None = None,
+        background_interval: float = 0.05,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if workers < 1 or max_background < 1:
             raise ValueError("a picture queue needs a worker and room for a background job")
         self.workers = workers
         self.max_background = max_background
+        self.background_interval = background_interval
+        self._clock = clock
+        self._next_background = float("-inf")  # when the next background job may start
+        self._wake: asyncio.TimerHandle | None = None
+        self._admitting: dict[Hashable, int] = {}  # keys of background jobs waiting for room
+        self._promoted: set[Hashable] = set()  # ... of which these go to the players' queue
         self._executor = executor or ThreadPoolExecutor(workers, thread_name_prefix="pictures")
         self._owns_executor = executor is None
         self._waiting: dict[Priority, deque[_Job]] = {p: deque() for p in Priority}
@@ -83,6 +98,7 @@ class PictureQueue:
         work: Callable[..., T],
         *args: Any,
         priority: Priority = Priority.INTERACTIVE,
+        key: Hashable | None = None,
     ) -> T:
         """``work(*args)`` run on a worker thread once the jobs before it are taken; its result.
 
@@ -92,13 +108,26 @@ class PictureQueue:
             raise RuntimeError("the picture queue is closed")
         changed, room = self._start()
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        job = _Job(lambda: work(*args), future)
+        job = _Job(lambda: work(*args), future, key)
         if priority is Priority.BACKGROUND:
-            await room.acquire()  # one waiter woken per place freed
+            if key is not None:
+                self._admitting[key] = self._admitting.get(key, 0) + 1
+            try:
+                await room.acquire()  # one waiter woken per place freed
+            finally:
+                if key is not None:
+                    self._admitting[key] -= 1
+                    if not self._admitting[key]:
+                        del self._admitting[key]
+                        if key in self._promoted:
+                            self._promoted.discard(key)
+                            priority = Priority.INTERACTIVE
             job.holds_room = True
             if self._closed:
                 room.release()
                 raise RuntimeError("the picture queue is closed")
+            if priority is Priority.INTERACTIVE:
+                self._free_room(job)
         self._waiting[priority].append(job)
         async with changed:
             changed.notify_all()
@@ -107,6 +136,35 @@ class PictureQueue:
         finally:
             if not future.done():
                 future.cancel()  # a worker that takes it skips it
+
+    def promote(self, key: Hashable) -> None:
+        """Move the background jobs of ``key`` (a table that changed) up to the players' jobs."""
+        if key in self._admitting:
+            self._promoted.add(key)
+        background = self._waiting[Priority.BACKGROUND]
+        moved = [job for job in background if job.key == key]
+        for job in moved:
+            background.remove(job)
+            self._free_room(job)
+            self._waiting[Priority.INTERACTIVE].append(job)
+        if moved:
+            self._poke()
+
+    def _free_room(self, job: _Job) -> None:
+        if job.holds_room and self._room is not None:
+            job.holds_room = False
+            self._room.release()
+
+    def _poke(self) -> None:
+        """Wake the workers (from code that does not hold the condition)."""
+        self._wake = None
+        if self._changed is not None and not self._closed:
+            asyncio.get_running_loop().create_task(self._notify())
+
+    async def _notify(self) -> None:
+        assert self._changed is not None
+        async with self._changed:
+            self._changed.notify_all()
 
     def _start(self) -> tuple[asyncio.Condition, asyncio.Semaphore]:
         """The workers, started on first use (in the running loop)."""
@@ -125,11 +183,21 @@ class PictureQueue:
             if interactive_only and priority is not Priority.INTERACTIVE:
                 break
             jobs = self._waiting[priority]
+            if priority is Priority.BACKGROUND:
+                while jobs and jobs[0].future.done():  # callers that gave up
+                    self._free_room(jobs.popleft())
+                if not jobs:
+                    break
+                now = self._clock()
+                if now < self._next_background:
+                    if self._wake is None:
+                        delay = self._next_background - now
+                        self._wake = asyncio.get_running_loop().call_later(delay, self._poke)
+                    break
+                self._next_background = now + self.background_interval
             while jobs:
                 job = jobs.popleft()
-                if job.holds_room and self._room is not None:
-                    job.holds_room = False
-                    self._room.release()
+                self._free_room(job)
                 if not job.future.done():  # its caller has not given up
                     return job
         return None
@@ -161,12 +229,14 @@ class PictureQueue:
     async def close(self) -> None:
         """Stop the workers; jobs still waiting are cancelled (at unload)."""
         self._closed = True
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
         for jobs in self._waiting.values():
             while jobs:
                 job = jobs.popleft()
                 job.future.cancel()
-                if job.holds_room and self._room is not None:
-                    self._room.release()
+                self._free_room(job)
         if self._changed is not None:
             async with self._changed:
                 self._changed.notify_all()

@@ -105,7 +105,10 @@ class GameClicks:
         await self.pictures.close()
 
     def on_change(self, table: TableSnapshot) -> None:
-        """A listener: a lobby closed by itself shows so; a closed table forgets hand pages."""
+        """A listener: a lobby closed by itself shows so; a closed table forgets hand pages; a
+        restored table that changes has its waiting picture drawn with the players' ones."""
+        if not self.manager.unchanged_since_restore(table):
+            self.pictures.promote(table.table_id)
         if table.status is Status.CANCELLED and not table.started:
             # Not awaited here: listeners run under the table's lock, REST calls must not.
             self.spawn(self.refresh_lobby(table))

@@ -136,11 +136,12 @@ class TableBoard:
         # A table as restored at start waits behind every picture someone is waiting for.
         restored = self.manager.unchanged_since_restore(table)
         priority = Priority.BACKGROUND if restored else Priority.INTERACTIVE
+        key = table.table_id
         if table.scores is not None:
-            png = await self.pictures.draw(render_scores, table.scores, priority=priority)
+            png = await self.pictures.draw(render_scores, table.scores, priority=priority, key=key)
             return discord.File(io.BytesIO(png), filename=SCORES_IMAGE)
         assert table.public is not None
-        png = await self.pictures.draw(render_table, table.public, priority=priority)
+        png = await self.pictures.draw(render_table, table.public, priority=priority, key=key)
         return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
 
     async def _refresh(self, table: TableSnapshot) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +20,16 @@ class RecordingQueue(PictureQueue):
 
     def __init__(self) -> None:
         super().__init__(workers=1)
-        self.priorities: list[Priority] = []
+        self.priorities: list[tuple[Priority, Hashable]] = []
 
     async def draw(
-        self, work: Callable[..., Any], *args: Any, priority: Priority = Priority.INTERACTIVE
+        self,
+        work: Callable[..., Any],
+        *args: Any,
+        priority: Priority = Priority.INTERACTIVE,
+        key: Hashable | None = None,
     ) -> Any:
-        self.priorities.append(priority)
+        self.priorities.append((priority, key))
         return work(*args)
 
 
@@ -50,4 +54,4 @@ async def test_restored_tables_are_drawn_behind_players_pictures(storage: Storag
     assert file.filename and file.fp.read().startswith(b"\x89PNG")
     await move(fresh)  # someone played: their table is drawn as soon as a worker is free
     await board._picture(heard[-1])
-    assert queue.priorities == [Priority.BACKGROUND, Priority.INTERACTIVE]
+    assert queue.priorities == [(Priority.BACKGROUND, "t1"), (Priority.INTERACTIVE, "t1")]

@@ -45,7 +45,7 @@ async def until(condition: Callable[[], bool]) -> None:
 
 
 async def test_a_click_picture_goes_before_every_queued_background_picture() -> None:
-    queue = PictureQueue(workers=1)
+    queue = PictureQueue(workers=1, background_interval=0)
     order: list[str] = []
     gate = Gate()
     try:
@@ -68,7 +68,7 @@ async def test_a_click_picture_goes_before_every_queued_background_picture() -> 
 
 
 async def test_with_two_workers_a_click_never_waits_for_a_background_picture() -> None:
-    queue = PictureQueue(workers=2)
+    queue = PictureQueue(workers=2, background_interval=0)
     order: list[str] = []
     gate = Gate()
     try:
@@ -86,8 +86,51 @@ async def test_with_two_workers_a_click_never_waits_for_a_background_picture() -
         await queue.close()
 
 
+async def test_a_table_that_changes_moves_its_background_picture_up() -> None:
+    queue = PictureQueue(workers=1, background_interval=0)
+    order: list[str] = []
+    gate = Gate()
+    try:
+        first = asyncio.create_task(queue.draw(gate, "busy", order))
+        await asyncio.to_thread(gate.started.wait)
+        tables = [
+            asyncio.create_task(queue.draw(job(order), f"t{i}", priority=BACKGROUND, key=f"t{i}"))
+            for i in range(1, 4)
+        ]
+        await until(lambda: queue.pending(BACKGROUND) == 3)
+        queue.promote("t3")
+        queue.promote("nobody")  # no picture waiting: nothing to do
+        assert queue.pending(BACKGROUND) == 2 and queue.pending(Priority.INTERACTIVE) == 1
+        gate.opened.set()
+        await asyncio.gather(first, *tables)
+        assert order == ["busy", "t3", "t1", "t2"]
+    finally:
+        gate.opened.set()
+        await queue.close()
+
+
+async def test_background_pictures_are_paced_and_players_pictures_are_not() -> None:
+    now = [0.0]
+    queue = PictureQueue(workers=1, background_interval=1.0, clock=lambda: now[0])
+    order: list[str] = []
+    try:
+        one = asyncio.create_task(queue.draw(job(order), "b1", priority=BACKGROUND))
+        two = asyncio.create_task(queue.draw(job(order), "b2", priority=BACKGROUND))
+        assert await one == "b1"
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert not two.done() and queue.pending(BACKGROUND) == 1  # not before its turn
+        assert await queue.draw(job(order), "hand") == "hand"  # a player's: at once
+        now[0] = 1.0
+        assert await queue.draw(job(order), "hand 2") == "hand 2"
+        assert await two == "b2"
+        assert order == ["b1", "hand", "hand 2", "b2"]
+    finally:
+        await queue.close()
+
+
 async def test_waiting_background_pictures_are_bounded() -> None:
-    queue = PictureQueue(workers=1, max_background=2)
+    queue = PictureQueue(workers=1, max_background=2, background_interval=0)
     order: list[str] = []
     gate = Gate()
     try:
@@ -111,7 +154,7 @@ async def test_waiting_background_pictures_are_bounded() -> None:
 
 
 async def test_a_caller_that_gives_up_drops_its_job_and_errors_reach_the_caller() -> None:
-    queue = PictureQueue(workers=1)
+    queue = PictureQueue(workers=1, background_interval=0)
     order: list[str] = []
     gate = Gate()
 
@@ -137,7 +180,7 @@ async def test_a_caller_that_gives_up_drops_its_job_and_errors_reach_the_caller(
 
 
 async def test_closing_cancels_waiting_jobs_and_refuses_new_ones() -> None:
-    queue = PictureQueue(workers=1)
+    queue = PictureQueue(workers=1, background_interval=0)
     order: list[str] = []
     gate = Gate()
     first = asyncio.create_task(queue.draw(gate, "first", order))
