@@ -19,7 +19,7 @@ from discord import ui
 
 from bot.engine.cards import Edition
 from bot.pictures import PictureQueue, Priority
-from bot.render import render_hand, warm_up
+from bot.render import render_hand, warm_up_steps
 from bot.tables.commands import (
     Actor,
     CheckHouseRule,
@@ -89,9 +89,14 @@ class GameClicks:
         self.manager.subscribe(self.open_hands.on_change)
 
     def warm_up(self, editions: tuple[Edition, ...] = tuple(Edition)) -> None:
-        """Build the editions' palettes in the background (the first picture of an edition is
-        then as fast as the next), behind every picture a player waits for."""
-        self.spawn(self.pictures.draw(warm_up, editions, priority=Priority.BACKGROUND))
+        """Build the editions' palettes and cards in the background (the first picture of an
+        edition is then as fast as the next): step by step, each behind every picture a player
+        waits for, so a start's first clicks do not share the CPU with it for long."""
+        self.spawn(self._warm_up(editions))
+
+    async def _warm_up(self, editions: tuple[Edition, ...]) -> None:
+        for step in warm_up_steps(editions):
+            await self.pictures.draw(step, priority=Priority.BACKGROUND)
 
     async def close(self) -> None:
         """Stop listening and cancel every background task (at unload)."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from discord import ui
 
 import cogs.clicks
 from bot.engine.cards import Edition
+from bot.render import edition_cards
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
 from tests.e2e.test_uno_match import lobby_and_start, play_turn
 from tests.e2e.uno_helpers import open_hand, settle, start_bot, table_message
@@ -71,13 +74,31 @@ async def test_the_renderer_is_warmed_up_at_start_in_the_background(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    calls: list[tuple[Edition, ...]] = []
-    monkeypatch.setattr(cogs.clicks, "warm_up", lambda editions: calls.append(tuple(editions)))
+    asked: list[tuple[Edition, ...]] = []
+    done: list[int] = []
+
+    def steps(editions: tuple[Edition, ...]) -> list[Callable[[], object]]:
+        asked.append(tuple(editions))
+        return [partial(done.append, i) for i in range(3)]
+
+    monkeypatch.setattr(cogs.clicks, "warm_up_steps", steps)
     h = await start_bot(
         fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel, seed=4
     )
     cog = h.bot.get_cog("UnoCog")
     assert cog is not None
-    await fake_discord.wait_for(lambda: calls, what="the warm-up")
-    assert calls == [tuple(Edition)]
+    await fake_discord.wait_for(lambda: len(done) == 3, what="the warm-up")
+    assert asked == [tuple(Edition)] and done == [0, 1, 2]
     assert cog.clicks.pictures.pending() == 0  # type: ignore[attr-defined]
+
+
+def test_the_warm_up_steps_build_every_palette_and_card() -> None:
+    from bot.render import cache_report, warm_up_steps
+    from bot.render.cache import clear_caches
+
+    clear_caches()
+    for step in warm_up_steps([Edition.MARIO]):
+        step()
+    report = cache_report()
+    assert report["palettes"].entries == 4  # hand, table, scores, leaderboard
+    assert report["card sprites"].entries == len(edition_cards(Edition.MARIO)) + 1
