@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from bot.engine import Action, Game, RuleSet
@@ -44,13 +44,21 @@ from .notes import TableError
 from .registry import Listener, TableRegistry, TableStore
 from .scheduler import Scheduler
 from .snapshot import Outcome, TableSnapshot, hand_of, snapshot_of
-from .table import Status, Table
+from .table import Seat, Status, Table
 from .tablelog import LogEntry
 
 log = logging.getLogger(__name__)
 
 ROUND_DELAY = 30.0
 COMPUTER_DELAY = (1.2, 2.4)
+
+
+def lobby_link(table: TableSnapshot) -> str:
+    """Where a table's lobby message is (the channel, if it was not posted yet)."""
+    where = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
+    if table.lobby_message_id is not None:
+        return f"{where}/{table.lobby_message_id}"
+    return where
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +113,12 @@ class TableManager:
     def unsubscribe(self, listener: Listener) -> None:
         self.registry.unsubscribe(listener)
 
-    async def restore(self) -> list[TableSnapshot]:
-        """Load every saved table; listeners hear of each, so timers and messages resume."""
-        return await self.registry.restore()
+    async def restore(
+        self, shard_ids: Collection[int] | None = None, shard_count: int | None = None
+    ) -> list[TableSnapshot]:
+        """Load the saved tables (all, or those of guilds on these shards); listeners hear of
+        each, so timers and messages resume."""
+        return await self.registry.restore(shard_ids, shard_count)
 
     def unchanged_since_restore(self, table: TableSnapshot) -> bool:
         """Whether ``table`` is a snapshot of a table as restored at start, with no change
@@ -126,6 +137,19 @@ class TableManager:
             return None
         return Located(table.table_id, table.seat_of(user_id) is not None)
 
+    def kickable(self, channel_id: int, host_id: int) -> list[tuple[int, str]]:
+        """(user id, name) of the players the host of this channel's table could remove: the
+        people still in the game besides the host (computers leave by the lobby's buttons)."""
+        table = self.registry.find_for(channel_id, host_id)
+        if table is None or table.host_id != host_id:
+            return []
+        active = table.match.active if table.match is not None else [True] * len(table.seats)
+        return [
+            (seat.user_id, seat.name)
+            for seat, playing in zip(table.seats, active, strict=False)
+            if seat.computer is None and seat.user_id != host_id and playing
+        ]
+
     # ----- requests -----
 
     async def create(
@@ -141,15 +165,30 @@ class TableManager:
         timeout_limit: int = 3,
         lobby_seconds: float | None = None,
         computers: str | None = "normal",
+        seats: Sequence[Seat] = (),
+        rematch_of: str | None = None,
     ) -> Outcome:
-        """Open a lobby with the host seated; without threads, one game per channel."""
+        """Open a lobby with the host seated; without threads, one game per channel.
+
+        A rematch (``rematch_of``: the finished table) seats ``seats`` again, and opens only
+        once, and not while another lobby waits in the channel."""
         async with self.registry.hold(table_id):
+            if rematch_of is not None:
+                if (opened := self.rematch_for(rematch_of)) is not None:
+                    raise TableError("rematch_open", link=lobby_link(opened))
+                if any(
+                    t.channel_id == channel_id and t.status is Status.LOBBY
+                    for t in self.registry.tables.values()
+                ):
+                    raise TableError("rematch_busy")
             if not threads and any(
                 t.thread_id is None for t in self.registry.in_channel(channel_id)
             ):
                 raise TableError("channel_busy")
             if table_id in self.registry.tables:
                 raise TableError("exists")
+            if computers is None:  # computers were turned off since: humans only
+                seats = [seat for seat in seats if seat.computer is None]
             table = lobby.new_table(
                 table_id,
                 guild_id,
@@ -161,8 +200,17 @@ class TableManager:
                 timeout_limit=timeout_limit,
                 lobby_seconds=lobby_seconds,
                 computers=computers,
+                seats=seats,
+                rematch_of=rematch_of,
             )
             return Outcome(await self.registry.commit(table), changed=True)
+
+    def rematch_for(self, table_id: str) -> TableSnapshot | None:
+        """The live rematch of the finished table ``table_id``, if one was opened."""
+        for table in self.registry.tables.values():
+            if table.rematch_of == table_id:
+                return snapshot_of(table)
+        return None
 
     async def act(
         self, table_id: str, actor: Actor, command: Command, version: int | None = None
@@ -295,10 +343,11 @@ class TableManager:
         try:
             await self._finish(table, None, change)
         except TableError:
-            # Not saved, so rolled back: arm the timers again from what is saved.
             live = self.registry.tables.get(table.table_id)
-            if live is not None:
-                self.autopilot.on_commit(snapshot_of(live))
+            if live is None:
+                return  # let go: another process wrote it (the registry logged why)
+            # Not saved, so rolled back: arm the timers again from what is saved.
+            self.autopilot.on_commit(snapshot_of(live))
             raise
 
     async def expire_lobby(self, table_id: str) -> None:

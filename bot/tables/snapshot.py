@@ -55,6 +55,7 @@ class TableSnapshot:
     # While a penalty waits: how the rules let its target answer (accept, stack, challenge,
     # bounce), whatever they hold; what they can answer with stays in their own hand.
     answers: tuple[str, ...] = ()
+    rematch_of: str | None = None  # the finished table this lobby is the rematch of
 
     @property
     def game_channel_id(self) -> int:
@@ -177,6 +178,7 @@ def snapshot_of(table: Table) -> TableSnapshot:
         table_message_id=table.table_message_id,
         uno_armed=tuple(table.uno_armed),
         answers=penalty_answers(match.game) if match is not None else (),
+        rematch_of=table.rematch_of,
     )
 
 
