@@ -9,10 +9,12 @@ go before ``BACKGROUND`` ones (restored tables, the renderer's warm-up), in arri
 a priority. With two workers or more, one worker only ever takes interactive jobs, so a click's
 picture never waits for a background one to finish either.
 
-Background jobs start at most once every ``background_interval`` seconds (20 a second by
-default): the 500 tables restored at a start are redrawn over half a minute, not in one burst of
-edits that would fill the bot's 50 requests a second. A background job given a ``key`` (its
-table) is moved up to the players' jobs by ``promote(key)``, when that table changes meanwhile.
+Background jobs with a key (a table's picture, which an edit follows) start at most once every
+``background_interval`` seconds (20 a second by default): the 500 tables restored at a start are
+redrawn over half a minute, not in one burst of edits that would fill the bot's 50 requests a
+second. Background jobs without a key (the warm-up's small steps) go between them. A background
+job's ``key`` (its table) also lets ``promote(key)`` move it up to the players' jobs, when that
+table changes meanwhile.
 
 Bounds: at most ``workers`` jobs run at once; at most ``max_background`` background jobs wait
 (a background caller past that waits for room before its job is queued); interactive jobs
@@ -179,27 +181,34 @@ class PictureQueue:
         return self._changed, self._room
 
     def _next(self, interactive_only: bool) -> _Job | None:
-        for priority in Priority:
-            if interactive_only and priority is not Priority.INTERACTIVE:
-                break
-            jobs = self._waiting[priority]
-            if priority is Priority.BACKGROUND:
-                while jobs and jobs[0].future.done():  # callers that gave up
-                    self._free_room(jobs.popleft())
-                if not jobs:
-                    break
-                now = self._clock()
-                if now < self._next_background:
-                    if self._wake is None:
-                        delay = self._next_background - now
-                        self._wake = asyncio.get_running_loop().call_later(delay, self._poke)
-                    break
-                self._next_background = now + self.background_interval
-            while jobs:
-                job = jobs.popleft()
+        interactive = self._waiting[Priority.INTERACTIVE]
+        while interactive:
+            job = interactive.popleft()
+            self._free_room(job)
+            if not job.future.done():  # its caller has not given up
+                return job
+        if interactive_only:
+            return None
+        return self._next_background_job()
+
+    def _next_background_job(self) -> _Job | None:
+        """The first background job that may start now: a keyed one (a table's picture, then an
+        edit) only once its pace allows; one without a key (a warm-up step) at any time."""
+        jobs = self._waiting[Priority.BACKGROUND]
+        now = self._clock()
+        due = now >= self._next_background
+        for index, job in enumerate(jobs):
+            if job.future.done() or job.key is None or due:
+                del jobs[index]
                 self._free_room(job)
-                if not job.future.done():  # its caller has not given up
-                    return job
+                if job.future.done():
+                    return self._next_background_job()  # dropped: look again
+                if job.key is not None:
+                    self._next_background = now + self.background_interval
+                return job
+        if jobs and self._wake is None:
+            delay = self._next_background - now
+            self._wake = asyncio.get_running_loop().call_later(delay, self._poke)
         return None
 
     async def _work(self, interactive_only: bool) -> None:

@@ -113,18 +113,24 @@ async def test_background_pictures_are_paced_and_players_pictures_are_not() -> N
     now = [0.0]
     queue = PictureQueue(workers=1, background_interval=1.0, clock=lambda: now[0])
     order: list[str] = []
+
+    def table(name: str) -> asyncio.Task[str]:
+        return asyncio.create_task(queue.draw(job(order), name, priority=BACKGROUND, key=name))
+
     try:
-        one = asyncio.create_task(queue.draw(job(order), "b1", priority=BACKGROUND))
-        two = asyncio.create_task(queue.draw(job(order), "b2", priority=BACKGROUND))
-        assert await one == "b1"
+        one, two = table("t1"), table("t2")
+        assert await one == "t1"
         for _ in range(50):
             await asyncio.sleep(0)
         assert not two.done() and queue.pending(BACKGROUND) == 1  # not before its turn
         assert await queue.draw(job(order), "hand") == "hand"  # a player's: at once
+        # A step without a key (the warm-up's) goes between paced pictures.
+        assert await queue.draw(job(order), "step", priority=BACKGROUND) == "step"
+        assert not two.done()
         now[0] = 1.0
         assert await queue.draw(job(order), "hand 2") == "hand 2"
-        assert await two == "b2"
-        assert order == ["b1", "hand", "hand 2", "b2"]
+        assert await two == "t2"
+        assert order == ["t1", "hand", "step", "hand 2", "t2"]
     finally:
         await queue.close()
 
