@@ -81,6 +81,7 @@ class PictureQueue:
         self._changed: asyncio.Condition | None = None  # wakes the workers
         self._room: asyncio.Semaphore | None = None  # places for waiting background jobs
         self._tasks: list[asyncio.Task[None]] = []
+        self._pokes: set[asyncio.Task[None]] = set()  # wake-ups under way (kept: owned)
         self._running = 0
         self._closed = False
 
@@ -161,7 +162,9 @@ class PictureQueue:
         """Wake the workers (from code that does not hold the condition)."""
         self._wake = None
         if self._changed is not None and not self._closed:
-            asyncio.get_running_loop().create_task(self._notify())
+            task = asyncio.get_running_loop().create_task(self._notify())
+            self._pokes.add(task)
+            task.add_done_callback(self._pokes.discard)
 
     async def _notify(self) -> None:
         assert self._changed is not None
@@ -249,8 +252,9 @@ class PictureQueue:
         if self._changed is not None:
             async with self._changed:
                 self._changed.notify_all()
-        for task in self._tasks:
+        for task in [*self._tasks, *self._pokes]:
             task.cancel()
+        await asyncio.gather(*self._pokes, return_exceptions=True)
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
