@@ -2,7 +2,8 @@
 
 Prints JSON: p50/p99 milliseconds from a click's arrival to its acknowledgement (game click),
 to the redrawn hand, and to the refreshed table message; and the same acknowledgement figure
-for a minimal bot answering a button. Run: python bench/latency.py [--clicks N]
+for a minimal bot answering a button. Run: python bench/latency.py [--clicks N] [--locale de]
+(``--locale``: the players' and the server's Discord language; English by default).
 """
 
 from __future__ import annotations
@@ -30,13 +31,29 @@ from fake_discord import (
 )
 from fake_discord.minimal_bot import MinimalBot
 
+LABELS = {"show": "Show my hand", "join": "Join", "start": "Start", "draw": "Draw"}
+LABELS["keep"] = "Keep it"
+
 
 def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
-    return fake.latest_message(channel, button="Show my hand")
+    return fake.latest_message(channel, button=LABELS["show"])
 
 
 async def open_hand(fake: FakeDiscord, user: FakeUser, table: FakeMessage) -> FakeMessage:
-    return await (await fake.click(user, table, table.button("Show my hand"))).followup(0)
+    """Press "Show my hand": a new private hand, or the player's newest one edited in place."""
+    mine = [m for m in fake.visible_messages(user, table.channel_id) if m.is_ephemeral]
+    edits = {m.id: m.edit_count for m in mine}
+    itx = await fake.click(user, table, table.button(LABELS["show"]))
+    await itx.response()
+
+    def shown() -> FakeMessage | None:
+        if itx.followups:
+            return itx.followups[0]
+        return next((m for m in mine if m.edit_count > edits[m.id]), None)
+
+    hand = await fake.wait_for(shown, what="the hand")
+    await fake.wait_for(lambda: not hand.is_loading, what="the hand drawn")
+    return hand
 
 
 def pct(values: list[float], q: float) -> float:
@@ -48,14 +65,19 @@ def summary(values: list[float]) -> dict[str, Any]:
     return {"n": len(values), "p50_ms": pct(values, 0.5), "p99_ms": pct(values, 0.99)}
 
 
-async def measure(clicks: int) -> dict[str, Any]:
+async def measure(clicks: int, locale: str = "en-US") -> dict[str, Any]:
+    if locale != "en-US":  # the buttons are labelled in that language
+        from bot.i18n import lang
+
+        for key, label in LABELS.items():
+            LABELS[key] = lang(locale).gettext(label)
     fake = FakeDiscord()
     await fake.start()
     point_discord_py_at(fake)
     runner = BotRunner(fake)
-    guild = await fake.create_guild("Bench")
+    guild = await fake.create_guild("Bench", preferred_locale=locale)
     channel = guild.default_channel
-    users = [await fake.create_member(guild, f"p{i}") for i in range(3)]
+    users = [await fake.create_member(guild, f"p{i}", locale=locale) for i in range(3)]
 
     # The minimal bot: a button answered with one immediate edit.
     minimal = MinimalBot()
@@ -83,8 +105,8 @@ async def measure(clicks: int) -> dict[str, Any]:
         ).message
         assert lobby is not None
         for user in users[1:]:
-            await (await fake.click(user, lobby, lobby.button("Join"))).response()
-        await (await fake.click(users[0], lobby, lobby.button("Start"))).response()
+            await (await fake.click(user, lobby, lobby.button(LABELS["join"]))).response()
+        await (await fake.click(users[0], lobby, lobby.button(LABELS["start"]))).response()
         thread = (await fake.wait_for(lambda: fake.threads_of(channel)))[0]
         await fake.wait_for(lambda: table_message(fake, thread))
         acks: list[float] = []
@@ -103,7 +125,7 @@ async def measure(clicks: int) -> dict[str, Any]:
                 for b in hand.buttons
                 if not b.disabled and b.custom_id and ":play:" in b.custom_id
             ]
-            target = buttons[0] if buttons else hand.button("Draw")
+            target = buttons[0] if buttons else hand.button(LABELS["draw"])
             edits, events = hand.edit_count, len(fake.message_events)
             start = time.perf_counter()
             itx = await fake.click(user, hand, target)
@@ -118,7 +140,7 @@ async def measure(clicks: int) -> dict[str, Any]:
             await bot.get_cog("UnoCog").clicks.board.settle()
             [table] = bot.tables.tables.values()
             if table.match is not None and table.match.game.phase.name == "DRAWN":
-                await (await fake.click(user, hand, hand.button("Keep it"))).response()
+                await (await fake.click(user, hand, hand.button(LABELS["keep"]))).response()
                 await fake.wait_for(lambda: hand.edit_count > edits + 1)
                 await bot.get_cog("UnoCog").clicks.board.settle()
         await runner.aclose()
@@ -136,8 +158,9 @@ async def measure(clicks: int) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--clicks", type=int, default=200)
+    parser.add_argument("--locale", default="en-US", help="the players' and server's language")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(measure(args.clicks)), indent=2))
+    print(json.dumps(asyncio.run(measure(args.clicks, args.locale)), indent=2))
 
 
 if __name__ == "__main__":

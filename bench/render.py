@@ -5,6 +5,9 @@ the project (an older commit, say) in the same run: the two alternate, repetitio
 repetition, so both see the same machine. Every figure is the median over the repetitions of
 each worker's median.
 
+``--language CODE`` draws this checkout's pictures with that language's words (German: ``de``),
+as a server speaking it sees them; the ``--against`` checkout draws English.
+
 Cases: the fixed sample views (``bot/render/samples.py``), one picture over and over, and a
 ``mixed`` case per picture kind that cycles through 300 different views (random names, seats,
 cards and editions), as a busy bot with many tables sees them.
@@ -28,12 +31,25 @@ from typing import Any
 HERE = Path(__file__).resolve().parents[1]
 
 
-def _worker(root: Path, runs: int, edition_name: str, rss_only: bool) -> dict[str, Any]:
+def _worker(
+    root: Path, runs: int, edition_name: str, rss_only: bool, language: str | None = None
+) -> dict[str, Any]:
     """Measure the renderer of the checkout at ``root`` (run in its own process)."""
     sys.path.insert(0, str(root))
+    from functools import partial
+
     from bot.engine.cards import COLORS, Edition
     from bot.engine.snapshot import HandView, PublicView, SeatView
     from bot.render import render_hand, render_scores, render_table
+
+    if language is not None:
+        from bot.i18n import lang
+        from bot.i18n.pictures import picture_words
+
+        words = picture_words(lang(language))
+        render_table = partial(render_table, words=words)
+        render_hand = partial(render_hand, words=words)
+        render_scores = partial(render_scores, words=words)
     from bot.render.art import edition_cards
     from bot.render.samples import sample_hand, sample_scores, sample_table
 
@@ -152,9 +168,12 @@ def _worker(root: Path, runs: int, edition_name: str, rss_only: bool) -> dict[st
     return results
 
 
-def _spawn(root: Path, runs: int, edition: str, rss: bool) -> dict[str, Any]:
+def _spawn(
+    root: Path, runs: int, edition: str, rss: bool, language: str | None = None
+) -> dict[str, Any]:
     cmd = [sys.executable, __file__, "--worker", str(root), "--runs", str(runs)]
     cmd += ["--edition", edition] + (["--rss"] if rss else [])
+    cmd += ["--language", language] if language else []
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     result: dict[str, Any] = json.loads(done.stdout)
     return result
@@ -181,9 +200,11 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another checkout to measure alongside")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--rss", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--language", help="this checkout draws in this language (e.g. de)")
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(_worker(args.worker, args.runs, args.edition, args.rss)))
+        work = _worker(args.worker, args.runs, args.edition, args.rss, args.language)
+        print(json.dumps(work))
         return
     roots = {"after": HERE} if args.against is None else {"before": args.against, "after": HERE}
     times: dict[str, list[dict[str, Any]]] = {side: [] for side in roots}
@@ -193,13 +214,15 @@ def main() -> None:
         if rep % 2:
             order.reverse()
         for side, root in order:
-            times[side].append(_spawn(root, args.runs, args.edition, rss=False))
-            rss[side].append(_spawn(root, 1, args.edition, rss=True))
+            language = args.language if side == "after" else None
+            times[side].append(_spawn(root, args.runs, args.edition, False, language))
+            rss[side].append(_spawn(root, 1, args.edition, True, language))
     report: dict[str, Any] = {
         "edition": args.edition,
         "runs": args.runs,
         "reps": args.reps,
         "python": sys.version.split()[0],
+        "language": args.language or "en",
     }
     for side in roots:
         report[side] = {"pictures": _median(times[side]), "all_editions": _median(rss[side])}

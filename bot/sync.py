@@ -24,10 +24,16 @@ log = logging.getLogger(__name__)
 Scope = int | None  # None: global commands; else a guild id
 
 
-def tree_payload(tree: app_commands.CommandTree[Any], guild: Scope) -> list[dict[str, Any]]:
-    """What a sync would send for ``guild`` (None: the global commands), in a stable order."""
+async def tree_payload(tree: app_commands.CommandTree[Any], guild: Scope) -> list[dict[str, Any]]:
+    """What a sync would send for ``guild`` (None: the global commands), in a stable order;
+    with the tree's translator, its localizations too (a changed translation is a change)."""
     scope = None if guild is None else discord.Object(guild)
-    payload = [command.to_dict(tree) for command in tree.get_commands(guild=scope)]
+    commands = tree.get_commands(guild=scope)
+    translator = tree.translator
+    if translator is None:
+        payload = [command.to_dict(tree) for command in commands]
+    else:
+        payload = [await command.get_translated_payload(tree, translator) for command in commands]
     return sorted(payload, key=lambda c: (c.get("type", 1), c["name"]))
 
 
@@ -117,7 +123,7 @@ async def sync_commands(
     synced: list[Scope] = []
     for scope in scopes:
         target = None if scope is None else discord.Object(scope)
-        payload = tree_payload(tree, scope)
+        payload = await tree_payload(tree, scope)
         digest = tree_hash(payload, application_id)
         current: list[app_commands.AppCommand] | None = None
         if not force and hashes.get(scope) == digest:

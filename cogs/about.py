@@ -6,6 +6,8 @@ from importlib import metadata
 
 import discord
 
+from bot.i18n import ENGLISH_LANG, Lang
+
 DISTRIBUTION = "uno-bot"
 # What the bot needs in a channel: see the lobby and table, post pictures, run a game's thread.
 INVITE_PERMISSIONS = discord.Permissions(
@@ -27,7 +29,7 @@ def version() -> str:
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
-        return "unknown (not installed)"
+        return "unknown (not installed)"  # a developer's checkout: not shown to players
 
 
 def project_url(meta: metadata.PackageMetadata | None = None) -> str | None:
@@ -54,11 +56,14 @@ def invite_url(application_id: int) -> str:
     )
 
 
-def about_text(application_id: int | None, url: str | None) -> str:
-    lines = [f"## 🎴 UNO bot {version()}"]
+def about_text(application_id: int | None, url: str | None, tongue: Lang = ENGLISH_LANG) -> str:
+    _ = tongue.gettext
+    lines = ["## 🎴 " + _("UNO bot {version}").format(version=version())]
     if application_id is not None:
-        lines.append(f"[Invite it to your server]({invite_url(application_id)})")
+        lines.append(
+            _("[Invite it to your server]({link})").format(link=invite_url(application_id))
+        )
     if url:
-        lines.append(f"Project page: <{url}>")
-    lines.append("`/uno help` tells how to play.")
+        lines.append(_("Project page: {link}").format(link=f"<{url}>"))
+    lines.append(_("`/uno help` tells how to play."))
     return "\n".join(lines)

@@ -12,12 +12,15 @@ import asyncio
 import io
 import logging
 from collections.abc import Coroutine
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import ui
 
 from bot.engine.cards import Edition
+from bot.i18n import Lang
+from bot.i18n.pictures import picture_words
 from bot.pictures import PictureQueue, Priority
 from bot.render import render_hand, warm_up_steps
 from bot.tables.commands import (
@@ -36,6 +39,7 @@ from bot.tables.snapshot import HandSnapshot, Outcome, TableSnapshot
 from bot.tables.table import Status
 
 from .house_rule import HouseRuleModal
+from .lang import user_lang
 from .latest_hands import LatestHands
 from .open_hands import Editor, OpenHands
 from .rematch import Rematches, threads_allowed_in
@@ -70,6 +74,11 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     user = interaction.user
     manager = bool(interaction.permissions.manage_guild) if interaction.guild_id else False
     return Actor(user.id, user.display_name, manager)
+
+
+def refusal(interaction: discord.Interaction[Any], error: TableError) -> str:
+    """A refusal in the clicking user's language."""
+    return error.note.render(user_lang(interaction))
 
 
 def closed_view(text: str) -> ui.LayoutView:
@@ -199,13 +208,15 @@ class GameClicks:
         picking: PickColor | None = None,
         aiming: PickTarget | None = None,
         note: str | None = None,
+        tongue: Lang,
     ) -> tuple[ui.LayoutView, discord.File]:
-        """The hand message for ``hand`` at the outcome's version (the picture in a thread)."""
+        """The hand message for ``hand`` at the outcome's version (the picture in a thread), in
+        its player's language."""
         key = (outcome.table.table_id, hand.seat)
         page = self.pages.get(key, 0) if page is None else page
         page = min(max(page, 0), pages_of(hand) - 1)
         self.pages[key] = page
-        png = await self.pictures.draw(render_hand, hand.view)
+        png = await self.pictures.draw(partial(render_hand, words=picture_words(tongue)), hand.view)
         layout = hand_layout(
             outcome.table.table_id,
             outcome.version,
@@ -215,6 +226,7 @@ class GameClicks:
             aiming=aiming,
             names=outcome.table.names(),
             note=note,
+            tongue=tongue,
         )
         return layout, discord.File(io.BytesIO(png), filename=HAND_IMAGE)
 
@@ -227,15 +239,18 @@ class GameClicks:
         try:
             outcome = await self.manager.act(table_id, actor_of(interaction), ShowHand())
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, refusal(interaction, exc))
             return
         assert outcome.hand is not None
         user_id = interaction.user.id
+        tongue = user_lang(interaction)
         async with self.hands.hold((table_id, user_id)):  # never drawn over a click's result
             latest = self.latest.reusable(table_id, user_id, outcome.version) if reuse else None
             if latest is not None:
                 await interaction.response.defer()  # the click is answered by the edit alone
-                layout, file = await self.hand_message(outcome, outcome.hand, note=text)
+                layout, file = await self.hand_message(
+                    outcome, outcome.hand, note=text, tongue=tongue
+                )
                 try:
                     await latest.edit(layout, file)
                 except discord.HTTPException:
@@ -243,29 +258,34 @@ class GameClicks:
                 else:
                     latest.version = outcome.version
                     return
-                layout, file = await self.hand_message(outcome, outcome.hand, note=text)
+                layout, file = await self.hand_message(
+                    outcome, outcome.hand, note=text, tongue=tongue
+                )
             else:
                 await interaction.response.defer(ephemeral=True, thinking=True)
-                layout, file = await self.hand_message(outcome, outcome.hand, note=text)
+                layout, file = await self.hand_message(
+                    outcome, outcome.hand, note=text, tongue=tongue
+                )
             sent = await interaction.followup.send(
                 view=layout, file=file, ephemeral=True, allowed_mentions=NO_PINGS, wait=True
             )
             let_go(layout)
         self.remember_hand(
-            outcome, user_id, lambda view, png: sent.edit(view=view, attachments=[png])
+            outcome, user_id, lambda view, png: sent.edit(view=view, attachments=[png]), tongue
         )
 
-    def remember_hand(self, outcome: Outcome, user_id: int, edit: Editor) -> None:
-        """A hand message was drawn: the newest of this player's, and maybe an open hand."""
+    def remember_hand(self, outcome: Outcome, user_id: int, edit: Editor, tongue: Lang) -> None:
+        """A hand message was drawn (in ``tongue``): the newest of this player's, and maybe an
+        open hand."""
         self.latest.remember(outcome, user_id, edit)
-        self.open_hands.remember(outcome, user_id, edit)
+        self.open_hands.remember(outcome, user_id, edit, tongue)
 
     # ----- clicks -----
 
     async def on_click(self, interaction: Itx, click: Click | Broken) -> None:
         """Every game button lands here, decoded."""
         if isinstance(click, Broken):
-            await say(interaction, note(click.key).english())
+            await say(interaction, note(click.key).render(user_lang(interaction)))
         elif click.surface == "lobby":
             await self.on_lobby(interaction, click)
         elif click.surface == "house":
@@ -294,7 +314,7 @@ class GameClicks:
         try:
             outcome = await self.manager.act(click.table_id, actor, request)
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, refusal(interaction, exc))
             return
         await interaction.response.edit_message(
             view=lobby_view(outcome.table), allowed_mentions=NO_PINGS
@@ -304,9 +324,9 @@ class GameClicks:
         try:
             outcome = await self.manager.act(table_id, actor_of(interaction), CheckHouseRule())
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, refusal(interaction, exc))
             return
-        modal = HouseRuleModal(self, table_id, outcome.table.house_rule)
+        modal = HouseRuleModal(self, table_id, outcome.table.house_rule, user_lang(interaction))
         await interaction.response.send_modal(modal)
 
     async def _open_house_rules(self, interaction: Itx, table_id: str) -> None:
@@ -314,9 +334,9 @@ class GameClicks:
         try:
             outcome = await self.manager.act(table_id, actor_of(interaction), CheckHouseRules())
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, refusal(interaction, exc))
             return
-        panel = house_panel(outcome.table)
+        panel = house_panel(outcome.table, user_lang(interaction))
         await interaction.response.send_message(
             view=panel, ephemeral=True, allowed_mentions=NO_PINGS
         )
@@ -332,10 +352,10 @@ class GameClicks:
         try:
             outcome = await self.manager.act(click.table_id, actor_of(interaction), request)
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, refusal(interaction, exc))
             return
         await interaction.response.edit_message(
-            view=house_panel(outcome.table), allowed_mentions=NO_PINGS
+            view=house_panel(outcome.table, user_lang(interaction)), allowed_mentions=NO_PINGS
         )
         if outcome.changed:
             self.refresh_lobby_soon(outcome.table)
@@ -345,14 +365,14 @@ class GameClicks:
         try:
             lobby = await self.manager.act(table_id, actor, CheckStart())
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, refusal(interaction, exc))
             return
         await interaction.response.defer()  # opening the game's thread may take a moment
         thread_id = await self._open_thread(interaction, lobby.table)
         try:
             outcome = await self.manager.act(table_id, actor, Start(thread_id))
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, refusal(interaction, exc))
             return
         await interaction.edit_original_response(
             view=lobby_view(outcome.table), allowed_mentions=NO_PINGS
@@ -384,15 +404,16 @@ class GameClicks:
                     click.table_id, actor_of(interaction), request, click.version
                 )
             except StaleClick:
-                await say(interaction, note("stale_prompt").english())
+                await say(interaction, note("stale_prompt").render(user_lang(interaction)))
                 return
             except TableError as exc:
-                await say(interaction, exc.message)
+                await say(interaction, refusal(interaction, exc))
                 return
+            tongue = user_lang(interaction)
             if outcome.reveal is not None:
-                await say(interaction, reveal_text(outcome.table, outcome.reveal))
+                await say(interaction, reveal_text(outcome.table, outcome.reveal, tongue))
             else:
-                await say(interaction, (outcome.note or note("done")).english())
+                await say(interaction, (outcome.note or note("done")).render(tongue))
 
     async def on_hand(self, interaction: Itx, click: Click) -> None:
         """A hand button: applied and saved first, then acknowledged, then redrawn."""
@@ -422,7 +443,7 @@ class GameClicks:
                 message = outcome.note
             except TableError as exc:
                 if exc.current is None or exc.current.hand is None:
-                    await say(interaction, exc.message)
+                    await say(interaction, refusal(interaction, exc))
                     return
                 outcome, message = exc.current, exc.note
             await interaction.response.defer()
@@ -431,24 +452,32 @@ class GameClicks:
                 picking, aiming, message = None, None, note("hand_out_of_date")
             else:
                 message = note("choose_color" if picking is not None else "choose_target")
-        text = message.english() if message is not None else None
+        tongue = user_lang(interaction)
+        text = message.render(tongue) if message is not None else None
         if outcome.reveal is not None:
-            text = reveal_text(outcome.table, outcome.reveal)
+            text = reveal_text(outcome.table, outcome.reveal, tongue)
         if outcome.table.status is Status.FINISHED or outcome.hand is None:
             await interaction.edit_original_response(
                 content=None,
-                view=closed_view(text or note("game_over").english()),
+                view=closed_view(text or note("game_over").render(tongue)),
                 attachments=[],
             )
             return
         layout, file = await self.hand_message(
-            outcome, outcome.hand, page=page, picking=picking, aiming=aiming, note=text
+            outcome,
+            outcome.hand,
+            page=page,
+            picking=picking,
+            aiming=aiming,
+            note=text,
+            tongue=tongue,
         )
         await interaction.edit_original_response(view=layout, attachments=[file])
         self.remember_hand(
             outcome,
             interaction.user.id,
             lambda view, png: interaction.edit_original_response(view=view, attachments=[png]),
+            tongue,
         )
 
 

@@ -1,4 +1,5 @@
-"""One error funnel: bad options get a worded refusal and anything unexpected a polite reply."""
+"""One error funnel: bad options get a worded refusal and anything unexpected a polite reply,
+in the user's language."""
 
 from __future__ import annotations
 
@@ -8,25 +9,30 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.i18n import ENGLISH_LANG, Lang, lang
+
 from .inputs import refusal
 from .replies import SORRY, reply_privately
 
 log = logging.getLogger(__name__)
 
 
-def explain(error: app_commands.AppCommandError) -> str:
+def explain(error: app_commands.AppCommandError, tongue: Lang = ENGLISH_LANG) -> str:
     """A friendly sentence for a command error."""
+    _ = tongue.gettext
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "UNO games are played in servers, not in direct messages."
+        return _("UNO games are played in servers, not in direct messages.")
     if isinstance(error, app_commands.MissingPermissions):
-        return "You need the Manage Server permission for that."
+        return _("You need the Manage Server permission for that.")
     if isinstance(error, app_commands.TransformerError):
-        return "That option is not valid; please pick from the list or check the value."
+        return _("That option is not valid; please pick from the list or check the value.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+        return _("Slow down a little: try again in {seconds} s.").format(
+            seconds=f"{error.retry_after:.0f}"
+        )
     if isinstance(error, app_commands.CheckFailure):
-        return "You cannot use that command here."
-    return SORRY
+        return _("You cannot use that command here.")
+    return _(SORRY)
 
 
 class UnoTree(app_commands.CommandTree[Any]):
@@ -42,7 +48,7 @@ class UnoTree(app_commands.CommandTree[Any]):
         if not isinstance(command, app_commands.Command):
             return True
         data: Any = interaction.data or {}
-        problem = refusal(command, data)
+        problem = refusal(command, data, lang(interaction.locale.value))
         if problem is None:
             return True
         log.info("refused /%s: %s", command.qualified_name, problem)
@@ -54,4 +60,4 @@ class UnoTree(app_commands.CommandTree[Any]):
     ) -> None:
         if isinstance(error, app_commands.CommandInvokeError) or explain(error) == SORRY:
             log.error("command failed", exc_info=error)
-        await reply_privately(interaction, explain(error))
+        await reply_privately(interaction, explain(error, lang(interaction.locale.value)))

@@ -9,10 +9,12 @@ import discord
 from discord import ui
 
 from bot.engine.rules import HOUSE_RULE_MAX
+from bot.i18n import ENGLISH_LANG, Lang
 from bot.tables.commands import Actor, SetHouseRule
 from bot.tables.notes import TableError
 
-from .replies import NO_PINGS, SORRY, reply_privately, say
+from .lang import user_lang
+from .replies import NO_PINGS, reply_privately, say, sorry
 from .ui.lobby import lobby_view
 
 if TYPE_CHECKING:
@@ -21,22 +23,26 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class HouseRuleModal(ui.Modal, title="Wild Customizable house rule"):
-    """The host writes the rule; the lobby message shows it once saved."""
+class HouseRuleModal(ui.Modal):
+    """The host writes the rule; the lobby message shows it once saved (the form speaks the
+    host's language)."""
 
-    rule: ui.TextInput[HouseRuleModal] = ui.TextInput(
-        label=f"House rule (at most {HOUSE_RULE_MAX} characters)",
-        style=discord.TextStyle.paragraph,
-        max_length=HOUSE_RULE_MAX,
-        required=False,
-        placeholder="e.g. Everyone passes their hand to the left",
-    )
-
-    def __init__(self, clicks: GameClicks, table_id: str, current: str) -> None:
-        super().__init__(timeout=600)
+    def __init__(
+        self, clicks: GameClicks, table_id: str, current: str, tongue: Lang = ENGLISH_LANG
+    ) -> None:
+        _ = tongue.gettext
+        super().__init__(title=_("Wild Customizable house rule"), timeout=600)
         self.clicks = clicks
         self.table_id = table_id
-        self.rule.default = current
+        self.rule: ui.TextInput[HouseRuleModal] = ui.TextInput(
+            label=_("House rule (at most {limit} characters)").format(limit=HOUSE_RULE_MAX),
+            style=discord.TextStyle.paragraph,
+            max_length=HOUSE_RULE_MAX,
+            required=False,
+            placeholder=_("e.g. Everyone passes their hand to the left"),
+            default=current,
+        )
+        self.add_item(self.rule)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         actor = Actor(interaction.user.id, interaction.user.display_name)
@@ -45,7 +51,7 @@ class HouseRuleModal(ui.Modal, title="Wild Customizable house rule"):
                 self.table_id, actor, SetHouseRule(self.rule.value)
             )
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, exc.note.render(user_lang(interaction)))
             return
         await interaction.response.edit_message(
             view=lobby_view(outcome.table), allowed_mentions=NO_PINGS
@@ -55,4 +61,4 @@ class HouseRuleModal(ui.Modal, title="Wild Customizable house rule"):
         self, interaction: discord.Interaction[Any], error: Exception, /
     ) -> None:
         log.error("house rule form failed", exc_info=error)
-        await reply_privately(interaction, SORRY)
+        await reply_privately(interaction, sorry(interaction))

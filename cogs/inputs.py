@@ -9,6 +9,8 @@ from typing import Any
 
 from discord import AppCommandOptionType, app_commands
 
+from bot.i18n import ENGLISH_LANG, Lang
+
 SNOWFLAKE_MAX = 2**64 - 1
 INTEGER_LIMIT = 2**53  # Discord's integers are doubles on its side
 SNOWFLAKE_TYPES = (
@@ -29,22 +31,28 @@ def _leaves(options: list[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
             yield option
 
 
-def _what(parameter: app_commands.Parameter) -> str:
+def _what(parameter: app_commands.Parameter, tongue: Lang) -> str:
     """How to describe the values a parameter takes, for a refusal."""
+    _ = tongue.gettext
     kind = parameter.type
     lo, hi = parameter.min_value, parameter.max_value
     if parameter.choices:
-        return "one of the choices in the list"
+        return _("one of the choices in the list")
     if kind is AppCommandOptionType.integer:
-        span = f" from {lo} to {hi}" if lo is not None and hi is not None else ""
-        return f"a whole number{span}"
+        if lo is not None and hi is not None:
+            return _("a whole number from {low} to {high}").format(low=lo, high=hi)
+        return _("a whole number")
     if kind is AppCommandOptionType.number:
-        return "a number" + (f" from {lo} to {hi}" if lo is not None and hi is not None else "")
+        if lo is not None and hi is not None:
+            return _("a number from {low} to {high}").format(low=lo, high=hi)
+        return _("a number")
     if kind is AppCommandOptionType.string:
-        return "some text" + (f" of at most {hi} characters" if hi is not None else "")
+        if hi is not None:
+            return _("some text of at most {limit} characters").format(limit=hi)
+        return _("some text")
     if kind is AppCommandOptionType.user:
-        return "a member of this server"
-    return "one of the values Discord offers"
+        return _("a member of this server")
+    return _("one of the values Discord offers")
 
 
 def _valid(parameter: app_commands.Parameter, value: object) -> bool:
@@ -87,13 +95,19 @@ def _valid(parameter: app_commands.Parameter, value: object) -> bool:
     return True
 
 
-def refusal(command: app_commands.Command[Any, ..., Any], data: Mapping[str, Any]) -> str | None:
+def refusal(
+    command: app_commands.Command[Any, ..., Any],
+    data: Mapping[str, Any],
+    tongue: Lang = ENGLISH_LANG,
+) -> str | None:
     """Why the options of a command interaction cannot be used, in words; None when they can."""
     parameters = {p.display_name: p for p in command.parameters}
     for option in _leaves(list(data.get("options") or [])):
         parameter = parameters.get(str(option.get("name")))
         if parameter is None:
-            return "That command has changed; please try it again."
+            return tongue.gettext("That command has changed; please try it again.")
         if not _valid(parameter, option.get("value")):
-            return f"`{parameter.display_name}` must be {_what(parameter)}."
+            return tongue.gettext("`{option}` must be {values}.").format(
+                option=parameter.display_name, values=_what(parameter, tongue)
+            )
     return None

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import ui
 
+from bot.i18n import Lang
 from bot.tables.commands import Actor, ShowHand
 from bot.tables.notes import TableError
 from bot.tables.snapshot import Outcome, TableSnapshot
@@ -43,6 +44,7 @@ class OpenHand:
     version: int  # the table version it shows
     jump: bool  # it offers a jump-in
     until: float  # monotonic time its interaction stops editing it
+    tongue: Lang  # its player's language
 
 
 class OpenHands:
@@ -54,7 +56,7 @@ class OpenHands:
         self.tables: dict[str, dict[int, OpenHand]] = {}  # table -> user -> their hand message
         self._queued: set[tuple[str, int]] = set()
 
-    def remember(self, outcome: Outcome, user_id: int, edit: Editor) -> None:
+    def remember(self, outcome: Outcome, user_id: int, edit: Editor, tongue: Lang) -> None:
         """A hand message was just drawn from ``outcome`` for ``user_id``."""
         hand = outcome.hand
         if hand is None or not outcome.table.rules.house.jump_in:
@@ -65,6 +67,7 @@ class OpenHands:
             outcome.version,
             any(hand.view.jump_in),
             time.monotonic() + TOKEN_LIFE,
+            tongue,
         )
 
     def on_change(self, table: TableSnapshot) -> None:
@@ -115,7 +118,7 @@ class OpenHands:
             jump = any(now.view.jump_in)
             if not jump and not hand.jump:
                 return  # nothing to offer, nothing to take back: the old picture may stay
-            layout, file = await self.clicks.hand_message(outcome, now)
+            layout, file = await self.clicks.hand_message(outcome, now, tongue=hand.tongue)
             try:
                 await hand.edit(layout, file)
             except discord.HTTPException:

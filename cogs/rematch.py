@@ -20,6 +20,7 @@ from bot.tables.notes import TableError, note
 from bot.tables.snapshot import SeatInfo, TableSnapshot
 from bot.tables.table import Seat, Status
 
+from .lang import server_locale, user_lang
 from .replies import NO_PINGS, say
 from .ui.ids import table_key
 from .ui.lobby import lobby_view
@@ -78,20 +79,21 @@ class Rematches:
     async def press(self, interaction: Itx, table_id: str, actor: Actor) -> None:
         """The Rematch button of the finished table ``table_id``, pressed by ``actor``."""
         manager = self.clicks.manager
+        tongue = user_lang(interaction)
         opened = manager.rematch_for(table_id)
         if opened is not None:
-            await say(interaction, note("rematch_open", link=lobby_link(opened)).english())
+            await say(interaction, note("rematch_open", link=lobby_link(opened)).render(tongue))
             return
         finished = self.finished.get(table_id) or await self._recorded(interaction, table_id)
         if finished is None:
-            await say(interaction, note("rematch_gone").english())
+            await say(interaction, note("rematch_gone").render(tongue))
             return
         if not finished.player(interaction.user.id):
-            await say(interaction, note("rematch_players_only").english())
+            await say(interaction, note("rematch_players_only").render(tongue))
             return
         channel = self.clicks.bot.get_channel(finished.channel_id)
         if not isinstance(channel, discord.TextChannel | discord.Thread | discord.VoiceChannel):
-            await say(interaction, note("rematch_gone").english())
+            await say(interaction, note("rematch_gone").render(tongue))
             return
         server = await self._server(finished.guild_id)
         seats = [
@@ -114,9 +116,10 @@ class Rematches:
                 computers=server.computer_level if server.computers_allowed else None,
                 seats=seats,
                 rematch_of=table_id,
+                locale=server_locale(interaction, server.language),
             )
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, exc.note.render(tongue))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
@@ -125,11 +128,11 @@ class Rematches:
             log.warning("could not post the rematch lobby of %s", table_id)
             with contextlib.suppress(TableError):  # closed meanwhile: nothing to undo
                 await manager.act(new_id, actor, Cancel())
-            await say(interaction, note("rematch_gone").english())
+            await say(interaction, note("rematch_gone").render(tongue))
             return
         await manager.set_lobby_message(new_id, sent.id)
         where = f"https://discord.com/channels/{finished.guild_id}/{channel.id}/{sent.id}"
-        await say(interaction, note("rematch_opened", link=where).english())
+        await say(interaction, note("rematch_opened", link=where).render(tongue))
 
     async def _recorded(self, interaction: Itx, table_id: str) -> Finished | None:
         """A finished match this process never saw (it finished before a restart), as the

@@ -9,10 +9,19 @@ from typing import Any
 import discord
 from discord import ui
 
+from bot.i18n import N_, lang
+
 log = logging.getLogger(__name__)
 
 NO_PINGS = discord.AllowedMentions.none()
-SORRY = "Something went wrong on my side; nothing was changed. Please try again."
+SORRY = N_("Something went wrong on my side; nothing was changed. Please try again.")
+
+
+def sorry(interaction: discord.Interaction[Any]) -> str:
+    """The polite answer to an unexpected failure, in the user's language."""
+    return lang(interaction.locale.value).gettext(SORRY)
+
+
 # A command named in a reply, `/uno new` in code or /uno leave in a sentence: it becomes a
 # clickable mention. The words after /uno are tried longest first ("/uno leave to go" names
 # /uno leave).

@@ -12,9 +12,14 @@ from discord import app_commands, ui
 
 from bot.engine import PRESETS, HouseRules
 from bot.engine.ai import LEVELS
+from bot.engine.cards import Edition
+from bot.i18n import ENGLISH_LANG, NATIVE_NAMES, SUPPORTED, Lang
+from bot.i18n.game_words import edition_short, edition_title
 from bot.storage import GuildSettings, StorageError
 from bot.tables.house_words import preset_label, rules_line
+from bot.tables.notes import note
 from cogs.group import ADMIN_GROUP, Subcommand, add_to_group, remove_from_group
+from cogs.lang import user_lang
 from cogs.replies import NO_PINGS, let_go
 from cogs.ui.house import (
     CHOICES,
@@ -53,6 +58,7 @@ FIELDS = (
     "level",
     "computers",
     "rated",
+    "language",  # the language of public messages
     "house",  # the default preset
     "hrated",  # house-ruled matches change ratings
     "hopts",  # open the default options one by one
@@ -65,6 +71,11 @@ def _timer_name(seconds: int | None) -> str:
     return next((name for name, value in TIMERS.items() if value == seconds), "off")
 
 
+def _timer_label(name: str, tongue: Lang) -> str:
+    """A timer choice as shown: durations read the same everywhere, "off" is translated."""
+    return tongue.gettext("off") if name == "off" else name
+
+
 def house_of(settings: GuildSettings) -> HouseRules:
     """The server's default house rules (the printed rules if what is stored is not valid)."""
     try:
@@ -73,29 +84,56 @@ def house_of(settings: GuildSettings) -> HouseRules:
         return HouseRules()
 
 
-def describe(settings: GuildSettings) -> str:
+AUTO = "auto"  # the language setting that follows the server's Discord locale
+
+
+def language_name(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
+    if settings.language in NATIVE_NAMES:
+        return NATIVE_NAMES[settings.language]
+    return tongue.gettext("the server's Discord language")
+
+
+def level_name(level: str, tongue: Lang = ENGLISH_LANG) -> str:
+    """A computer level's name (``easy``, ``normal``, ``hard``)."""
+    return note(f"level.{level}").render(tongue) if level in LEVELS else level
+
+
+def describe(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
     """The current values, one line each."""
-    timer = _timer_name(settings.turn_seconds)
-    return "\n".join(
-        [
-            "## ⚙️ UNO settings for this server",
-            f"**Default edition:** {settings.edition} · **Scoring:** {settings.scoring}",
-            f"**Default house rules:** {rules_line(house_of(settings))}"
-            + " · house-ruled matches "
-            + ("change ratings" if settings.rate_house_rules else "are not rated"),
-            f"**Turn timer:** {timer}"
-            + (
-                " · a timeout makes the safest move (draw and keep, or accept a penalty); "
-                f"removed after {settings.timeouts_before_removal} in a row"
-                if settings.turn_seconds
-                else ""
-            ),
-            f"**Lobby waits:** {settings.lobby_minutes} min",
-            f"**Computer players:** {'allowed' if settings.computers_allowed else 'not allowed'}"
-            f" · default level {settings.computer_level}"
-            f" · {'rated' if settings.computers_rated else 'not rated'} in the league",
-        ]
-    )
+    _ = tongue.gettext
+    timer = _timer_label(_timer_name(settings.turn_seconds), tongue)
+    house = rules_line(house_of(settings), tongue)
+    rated = _("change ratings") if settings.rate_house_rules else _("are not rated")
+    lines = [
+        "## ⚙️ " + _("UNO settings for this server"),
+        _("**Default edition:** {edition} · **Scoring:** {scoring}").format(
+            edition=edition_short(settings.edition, tongue),
+            scoring=_("lowest") if settings.scoring == "lowest" else _("standard"),
+        ),
+        _("**Default house rules:** {rules} · house-ruled matches {rated}").format(
+            rules=house, rated=rated
+        ),
+        _("**Turn timer:** {timer}").format(timer=timer)
+        + (
+            " · "
+            + _(
+                "a timeout makes the safest move (draw and keep, or accept a penalty); "
+                "removed after {count} in a row"
+            ).format(count=settings.timeouts_before_removal)
+            if settings.turn_seconds
+            else ""
+        ),
+        _("**Lobby waits:** {minutes} min").format(minutes=settings.lobby_minutes),
+        _("**Computer players:** {allowed} · default level {level} · {rated} in the league").format(
+            allowed=_("allowed") if settings.computers_allowed else _("not allowed"),
+            level=level_name(settings.computer_level, tongue),
+            rated=_("rated") if settings.computers_rated else _("not rated"),
+        ),
+        _("**Language of games and league pictures:** {language}").format(
+            language=language_name(settings, tongue)
+        ),
+    ]
+    return "\n".join(lines)
 
 
 def _select(
@@ -112,62 +150,83 @@ def _select(
     )
 
 
-def settings_panel(settings: GuildSettings) -> ui.LayoutView:
-    """The panel: current values and one control per setting."""
+def settings_panel(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> ui.LayoutView:
+    """The panel: current values and one control per setting (in the admin's language)."""
+    _ = tongue.gettext
     g = settings.guild_id
     view = ui.LayoutView(timeout=None)
-    view.add_item(ui.Container[Any](ui.TextDisplay(describe(settings)), accent_colour=0x5865F2))
+    text = describe(settings, tongue)
+    view.add_item(ui.Container[Any](ui.TextDisplay(text), accent_colour=0x5865F2))
+    languages = [(_("Language: the server's Discord language"), AUTO)]
+    languages += [(NATIVE_NAMES[code], code) for code in SUPPORTED]
     rows = [
         _select(
             g,
             "edition",
-            "Default edition",
-            [(choice.name, choice.value) for choice in EDITION_CHOICES],
+            _("Default edition"),
+            [
+                (edition_title(Edition(choice.value), tongue), choice.value)
+                for choice in EDITION_CHOICES
+            ],
             settings.edition,
         ),
         _select(
             g,
             "scoring",
-            "Default scoring",
-            [("Standard scoring", "standard"), ("Lowest score wins", "lowest")],
+            _("Default scoring"),
+            [(_("Standard scoring"), "standard"), (_("Lowest score wins"), "lowest")],
             settings.scoring,
         ),
         _select(
             g,
             "timer",
-            "Turn timer",
-            [(f"Turn timer: {name}", name) for name in TIMERS],
+            _("Turn timer"),
+            [
+                (_("Turn timer: {timer}").format(timer=_timer_label(name, tongue)), name)
+                for name in TIMERS
+            ],
             _timer_name(settings.turn_seconds),
         ),
         _select(
             g,
             "removal",
-            "Timeouts before removal",
-            [(f"Remove after {n} timeouts in a row", str(n)) for n in range(1, 6)],
+            _("Timeouts before removal"),
+            [
+                (
+                    tongue.ngettext(
+                        "Remove after {count} timeout in a row",
+                        "Remove after {count} timeouts in a row",
+                        n,
+                    ).format(count=n),
+                    str(n),
+                )
+                for n in range(1, 6)
+            ],
             str(settings.timeouts_before_removal),
         ),
         _select(
             g,
             "lobby",
-            "Lobby wait",
-            [(f"Lobby waits {n} min", str(n)) for n in (5, 15, 30, 60)],
+            _("Lobby wait"),
+            [(_("Lobby waits {minutes} min").format(minutes=n), str(n)) for n in (5, 15, 30, 60)],
             str(settings.lobby_minutes),
         ),
         _select(
             g,
             "level",
-            "Default computer level",
-            [(f"Computer level: {n}", n) for n in LEVELS],
+            _("Default computer level"),
+            [(_("Computer level: {level}").format(level=level_name(n, tongue)), n) for n in LEVELS],
             settings.computer_level,
         ),
+        _select(g, "language", _("Language"), languages, settings.language or AUTO),
     ]
     house = house_of(settings)
     rows.append(
         SettingSelect(
             g,
             "house",
-            placeholder=f"House rules: {preset_label(house)}"[:150],
-            options=preset_options(house),
+            placeholder=_("House rules: {preset}").format(preset=preset_label(house, tongue))[:150],
+            options=preset_options(house, tongue),
         )
     )
     for item in rows:
@@ -177,39 +236,49 @@ def settings_panel(settings: GuildSettings) -> ui.LayoutView:
             SettingToggle(
                 g,
                 "computers",
-                label="Computers: " + ("allowed" if settings.computers_allowed else "off"),
+                label=_("Computers: allowed")
+                if settings.computers_allowed
+                else _("Computers: off"),
             ),
             SettingToggle(
                 g,
                 "rated",
-                label="Computers rated: " + ("yes" if settings.computers_rated else "no"),
+                label=_("Computers rated: yes")
+                if settings.computers_rated
+                else _("Computers rated: no"),
             ),
             SettingToggle(
                 g,
                 "hrated",
-                label="House rules rated: " + ("yes" if settings.rate_house_rules else "no"),
+                label=_("House rules rated: yes")
+                if settings.rate_house_rules
+                else _("House rules rated: no"),
             ),
-            SettingToggle(g, "hopts", label="House rules one by one…"),
+            SettingToggle(g, "hopts", label=_("House rules one by one…")),
         )
     )
     return view
 
 
-def house_settings_panel(settings: GuildSettings) -> ui.LayoutView:
+def house_settings_panel(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> ui.LayoutView:
     """The server's default house rules, option by option (every edition's: the Wild
     Customizable's effect applies to Super Mario tables only)."""
+    _ = tongue.gettext
     g = settings.guild_id
     house = house_of(settings)
     view = ui.LayoutView(timeout=None)
     text = panel_text(
         house,
-        "⚙️ Default house rules for new tables",
-        "New lobbies start with these; /uno new can pick a preset, and each host can change "
-        "them. The Wild Customizable applies to Super Mario only.",
+        "⚙️ " + _("Default house rules for new tables"),
+        _(
+            "New lobbies start with these; /uno new can pick a preset, and each host can change "
+            "them. The Wild Customizable applies to Super Mario only."
+        ),
+        tongue,
     )
     view.add_item(ui.Container[Any](ui.TextDisplay(text), accent_colour=PANEL_ACCENT))
     for name in CHOICES:
-        select = SettingSelect(g, HOUSE + name, options=value_options(house, name))
+        select = SettingSelect(g, HOUSE + name, options=value_options(house, name, tongue))
         view.add_item(ui.ActionRow[Any](select))
     for start in range(0, len(SWITCHES), 3):
         row = ui.ActionRow[Any]()
@@ -219,12 +288,12 @@ def house_settings_panel(settings: GuildSettings) -> ui.LayoutView:
                 SettingToggle(
                     g,
                     HOUSE + name,
-                    label=switch_label(house, name),
+                    label=switch_label(house, name, tongue),
                     style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
                 )
             )
         view.add_item(row)
-    view.add_item(ui.ActionRow[Any](SettingToggle(g, "back", label="◀ All settings")))
+    view.add_item(ui.ActionRow[Any](SettingToggle(g, "back", label="◀ " + _("All settings"))))
     return view
 
 
@@ -259,6 +328,8 @@ def apply_choice(settings: GuildSettings, name: str, value: str) -> GuildSetting
         changes = {"lobby_minutes": int(value)}
     elif name == "level" and value in LEVELS:
         changes = {"computer_level": value}
+    elif name == "language" and (value == AUTO or value in SUPPORTED):
+        changes = {"language": None if value == AUTO else value}
     elif name == "computers":
         changes = {"computers_allowed": not settings.computers_allowed}
     elif name == "rated":
@@ -277,9 +348,11 @@ def apply_choice(settings: GuildSettings, name: str, value: str) -> GuildSetting
 async def _change(
     interaction: discord.Interaction[UnoBot], guild_id: int, name: str, value: str
 ) -> None:
+    tongue = user_lang(interaction)
+    _ = tongue.gettext
     if interaction.guild_id != guild_id or not interaction.permissions.manage_guild:
         await interaction.response.send_message(
-            "You need the Manage Server permission to change the settings.", ephemeral=True
+            _("You need the Manage Server permission to change the settings."), ephemeral=True
         )
         return
     storage = interaction.client.storage
@@ -291,15 +364,17 @@ async def _change(
         if settings != current:
             await storage.save_settings(settings)
     except ValueError:
-        await interaction.response.send_message("That choice is not offered.", ephemeral=True)
+        await interaction.response.send_message(_("That choice is not offered."), ephemeral=True)
         return
     except StorageError:
         await interaction.response.send_message(
-            "Could not save the settings; nothing changed. Please try again.", ephemeral=True
+            _("Could not save the settings; nothing changed. Please try again."), ephemeral=True
         )
         return
     options_page = name == "hopts" or name.startswith(HOUSE)
-    panel = house_settings_panel(settings) if options_page else settings_panel(settings)
+    panel = (
+        house_settings_panel(settings, tongue) if options_page else settings_panel(settings, tongue)
+    )
     await interaction.response.edit_message(view=panel, allowed_mentions=NO_PINGS)
 
 
@@ -373,9 +448,10 @@ SETTINGS_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (SettingSelect, SettingT
 
 @app_commands.command(name="settings", description="This server's UNO settings")
 async def settings(interaction: discord.Interaction[UnoBot]) -> None:
+    _ = user_lang(interaction).gettext
     if interaction.guild_id is None or not interaction.permissions.manage_guild:
         await interaction.response.send_message(
-            "You need the Manage Server permission for the settings.", ephemeral=True
+            _("You need the Manage Server permission for the settings."), ephemeral=True
         )
         return
     storage = interaction.client.storage
@@ -385,10 +461,10 @@ async def settings(interaction: discord.Interaction[UnoBot]) -> None:
         current = await storage.get_settings(interaction.guild_id)
     except StorageError:
         await interaction.response.send_message(
-            "The settings are not available right now; please try again.", ephemeral=True
+            _("The settings are not available right now; please try again."), ephemeral=True
         )
         return
-    panel = settings_panel(current)
+    panel = settings_panel(current, user_lang(interaction))
     await interaction.response.send_message(view=panel, ephemeral=True, allowed_mentions=NO_PINGS)
     let_go(panel)
 

@@ -24,11 +24,13 @@ from bot.tables.table import Status
 from .about import about_text, project_url
 from .clicks import GameClicks, actor_of, threads_allowed
 from .group import ADMIN_GROUP, admin_group
+from .lang import server_locale, table_lang, user_lang
 from .replies import NO_PINGS, let_go, say
+from .translator import CatalogueTranslator
 from .ui.ids import table_key
 from .ui.items import DYNAMIC_ITEMS
 from .ui.lobby import lobby_view
-from .ui.rules_text import EDITION_CHOICES, HELP_TEXT, PRESET_CHOICES, rules_view
+from .ui.rules_text import EDITION_CHOICES, PRESET_CHOICES, help_text, rules_view
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -88,6 +90,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
         house_rules: str | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        _ = user_lang(interaction).gettext
         try:
             assert self.bot.storage is not None
             server = await self.bot.storage.get_settings(interaction.guild_id)
@@ -101,7 +104,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
                 house=HouseRules.preset(house_rules) if house_rules else server_house(server),
             )
         except ValueError:
-            await say(interaction, "Choose an edition, scoring and house rules from the list.")
+            await say(interaction, _("Choose an edition, scoring and house rules from the list."))
             return
         table_id = table_key(interaction.id)
         try:
@@ -116,9 +119,10 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
                 timeout_limit=server.timeouts_before_removal,
                 lobby_seconds=server.lobby_minutes * 60,
                 computers=server.computer_level if server.computers_allowed else None,
+                locale=server_locale(interaction, server.language),
             )
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, exc.note.render(user_lang(interaction)))
             return
         sent = await interaction.response.send_message(
             view=lobby_view(outcome.table), allowed_mentions=NO_PINGS
@@ -131,7 +135,10 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
         assert interaction.channel_id is not None
         found = self.manager.find_for(interaction.channel_id, interaction.user.id)
         if found is None:
-            await say(interaction, "There is no UNO game here. Start one with `/uno new`.")
+            text = user_lang(interaction).gettext(
+                "There is no UNO game here. Start one with `/uno new`."
+            )
+            await say(interaction, text)
             return
         await self.clicks.show_hand(interaction, found.table_id)
 
@@ -139,15 +146,16 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     async def leave(self, interaction: Itx) -> None:
         assert interaction.channel_id is not None
         found = self.manager.find_for(interaction.channel_id, interaction.user.id)
+        tongue = user_lang(interaction)
         if found is None or not found.seated:
-            await say(interaction, note("not_playing_here").english())
+            await say(interaction, note("not_playing_here").render(tongue))
             return
         try:
             outcome = await self.manager.act(found.table_id, actor_of(interaction), Leave())
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, exc.note.render(tongue))
             return
-        await say(interaction, (outcome.note or note("left")).english())
+        await say(interaction, (outcome.note or note("left")).render(tongue))
         if outcome.table.status is Status.LOBBY:
             self.clicks.spawn(self.clicks.refresh_lobby(outcome.table))
 
@@ -155,16 +163,17 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     async def end(self, interaction: Itx) -> None:
         assert interaction.channel_id is not None
         found = self.manager.find_for(interaction.channel_id, interaction.user.id)
+        tongue = user_lang(interaction)
         if found is None:
-            await say(interaction, "There is no UNO game here.")
+            await say(interaction, tongue.gettext("There is no UNO game here."))
             return
         try:
-            await self.manager.act(found.table_id, actor_of(interaction), EndGame())
+            outcome = await self.manager.act(found.table_id, actor_of(interaction), EndGame())
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, exc.note.render(tongue))
             return
         await interaction.response.send_message(
-            "The UNO game was ended.", allowed_mentions=NO_PINGS
+            table_lang(outcome.table).gettext("The UNO game was ended."), allowed_mentions=NO_PINGS
         )
 
     @app_commands.command(name="kick", description="Remove a player from your game (host only)")
@@ -172,23 +181,25 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     async def kick(self, interaction: Itx, player: app_commands.Range[str, 1, 100]) -> None:
         assert interaction.channel_id is not None
         found = self.manager.find_for(interaction.channel_id, interaction.user.id)
+        tongue = user_lang(interaction)
         if found is None:
-            await say(interaction, "There is no UNO game here.")
+            await say(interaction, tongue.gettext("There is no UNO game here."))
             return
         seated = self.manager.kickable(interaction.channel_id, interaction.user.id)
         user_id = chosen_player(player, seated)
         if user_id is None and seated:
-            await say(interaction, "Choose one of the players at your table from the list.")
+            text = tongue.gettext("Choose one of the players at your table from the list.")
+            await say(interaction, text)
             return
         try:
             outcome = await self.manager.act(
                 found.table_id, actor_of(interaction), Kick(user_id or 0)
             )
         except TableError as exc:
-            await say(interaction, exc.message)
+            await say(interaction, exc.note.render(tongue))
             return
-        name = next(name for uid, name in seated if uid == user_id)
-        await say(interaction, f"{safe_name(name)} was removed.")
+        name = safe_name(next(name for uid, name in seated if uid == user_id))
+        await say(interaction, tongue.gettext("{name} was removed.").format(name=name))
         if outcome.table.status is Status.LOBBY:
             self.clicks.spawn(self.clicks.refresh_lobby(outcome.table))
 
@@ -209,10 +220,11 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     @app_commands.choices(edition=EDITION_CHOICES)
     async def rules(self, interaction: Itx, edition: str | None = None) -> None:
         assert interaction.channel_id is not None
+        tongue = user_lang(interaction)
         try:
-            view = rules_view(Edition(edition or "classic"))
+            view = rules_view(Edition(edition or "classic"), lang=tongue)
         except ValueError:
-            await say(interaction, "Choose an edition from the list.")
+            await say(interaction, tongue.gettext("Choose an edition from the list."))
             return
         found = (
             None
@@ -227,7 +239,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
             except TableError:
                 pass
             else:
-                view = rules_view(table.rules.edition, table.house_rule, table.rules.house)
+                view = rules_view(table.rules.edition, table.house_rule, table.rules.house, tongue)
         await interaction.response.send_message(
             view=view, ephemeral=True, allowed_mentions=NO_PINGS
         )
@@ -235,11 +247,12 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
 
     @app_commands.command(name="help", description="How to play UNO with this bot")
     async def help(self, interaction: Itx) -> None:
-        await say(interaction, HELP_TEXT)
+        await say(interaction, help_text(user_lang(interaction)))
 
     @app_commands.command(name="about", description="The bot's version, invite link and project")
     async def about(self, interaction: Itx) -> None:
-        await say(interaction, about_text(self.bot.application_id, project_url()))
+        text = about_text(self.bot.application_id, project_url(), user_lang(interaction))
+        await say(interaction, text)
 
 
 def chosen_player(value: str, seated: list[tuple[int, str]]) -> int | None:
@@ -263,7 +276,9 @@ def server_house(server: GuildSettings) -> HouseRules:
 
 
 async def setup(bot: UnoBot) -> None:
-    """Load the /uno and /uno-admin groups and register the game's buttons."""
+    """Load the /uno and /uno-admin groups, register the game's buttons and localize the
+    commands."""
+    await bot.tree.set_translator(CatalogueTranslator())
     await bot.add_cog(UnoCog(bot))
     bot.tree.add_command(admin_group())
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -272,3 +287,4 @@ async def setup(bot: UnoBot) -> None:
 async def teardown(bot: UnoBot) -> None:
     bot.remove_dynamic_items(*DYNAMIC_ITEMS)
     bot.tree.remove_command(ADMIN_GROUP)
+    await bot.tree.set_translator(None)

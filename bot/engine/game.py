@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.i18n.markers import N_
+
 from . import errors, house_effects, leaving, legality, penalties, saving
 from .action import Action
 from .cards import (
@@ -282,7 +284,7 @@ class Game:
                 raise errors.bad_action("Say whom to catch.")
             self.catch(seat, action.target)
         else:
-            raise errors.bad_action(f"Unknown action {do!r}.")
+            raise errors.bad_action("Unknown action {action}.", action=repr(do))
         return self.events[start:]
 
     def _check_turn(self, seat: int) -> None:
@@ -447,9 +449,9 @@ class Game:
         if seat != self.current or phase is not TURN:
             self._check_turn(seat)
             raise errors.not_allowed(
-                "You already drew: play the card you drew or keep it."
+                N_("You already drew: play the card you drew or keep it.")
                 if phase is Phase.DRAWN
-                else "You cannot draw now."
+                else N_("You cannot draw now.")
             )
         if not self.plain_draw:
             house_effects.draw(self, seat)

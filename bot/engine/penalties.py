@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.i18n.markers import N_
+
 from . import errors
 from .cards import (
     CARD_COLOR,
@@ -85,17 +87,22 @@ def answers(game: Game, seat: int) -> list[int]:
 
 
 def _refusal(game: Game) -> errors.RuleError:
-    text = "Accept the penalty"
+    """What the target of a penalty may do instead (each way a text a presenter translates)."""
+    ways = [N_("accept the penalty")]
     stack = game.house.stack
     if stack is not Stack.NONE and game.pending_card != WILD_DRAW4:
-        text += ", stack a Draw Two" + (" or a Wild Draw Four" if stack is Stack.ALL else "")
+        ways.append(
+            N_("stack a Draw Two or a Wild Draw Four")
+            if stack is Stack.ALL
+            else N_("stack a Draw Two")
+        )
     elif stack is Stack.ALL:
-        text += ", stack a Wild Draw Four"
+        ways.append(N_("stack a Wild Draw Four"))
     if game.pending_card == WILD_DRAW4 and not game.house.wd4_strict:
-        text += ", challenge it"
+        ways.append(N_("challenge it"))
     if game.edition is Edition.MARIO:
-        text += " or bounce it with a Super Star"
-    return errors.not_allowed(text + ".")
+        ways.append(N_("bounce it with a Super Star"))
+    return errors.not_allowed("Answer the penalty first: {ways}.", ways=tuple(ways))
 
 
 def play_answer(game: Game, seat: int, card: int, color: int | None, uno: bool) -> None:
@@ -108,9 +115,9 @@ def play_answer(game: Game, seat: int, card: int, color: int | None, uno: bool) 
     if _cannot(game, seat, card):
         raise errors.RuleError(
             "cannot_play",
-            "Your last card may not be an action card."
+            N_("Your last card may not be an action card.")
             if len(hand) == 1
-            else "A Wild Draw Four may not be played while you hold the color in force.",
+            else N_("A Wild Draw Four may not be played while you hold the color in force."),
         )
     wild = IS_WILD[card]
     if wild and (color is None or not 0 <= color < 4) and len(hand) > 1:

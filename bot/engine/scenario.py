@@ -72,7 +72,7 @@ def parse_action(raw: Any, index: int, players: int) -> Action | RuleError:
         return RuleError("bad_action", "Every action needs a seat.")
     seat = _seat(raw["seat"], players, f"{where}.seat")
     if do not in DOS:
-        return RuleError("bad_action", f"Unknown action {short(do)}.")
+        return RuleError("bad_action", "Unknown action {action}.", action=short(do))
     card = None
     if raw.get("card") is not None:
         card = _card(raw["card"], f"{where}.card")

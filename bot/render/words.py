@@ -1,9 +1,12 @@
-"""Every word the pictures draw, in one place: English by default, a translation replaces it."""
+"""Every word the pictures draw, in one place: English by default (each text a catalogue message
+id, so ``bot.i18n.pictures`` builds the same words in any language)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+
+from bot.i18n.markers import N_
 
 
 def _english_cards(count: int) -> str:
@@ -21,54 +24,54 @@ class Words:
     """
 
     # The table.
-    round_number: str = "Round {n}"
-    to_target: str = "to {target}"
-    clockwise: str = "clockwise ↻"
-    counter_clockwise: str = "counter-clockwise ↺"
-    computer: str = "BOT"
-    dealer: str = "D"
-    uno: str = "UNO!"
-    catch: str = "catch!"
-    left_table: str = "left the table"
-    card_count: str = "× {n}"
-    draw_pile: str = "{n} left"
-    choosing: str = "choosing…"
-    wins_round: str = "{name} wins the round!"
-    picks_color: str = "{name} picks a color"
-    must_answer: str = "{name} must answer the draw"
-    may_play_drawn: str = "{name} may play the drawn card"
-    to_play: str = "{name} to play"
-    player: str = "Player {n}"
+    round_number: str = N_("Round {n}")
+    to_target: str = N_("to {target}")
+    clockwise: str = N_("clockwise ↻")
+    counter_clockwise: str = N_("counter-clockwise ↺")
+    computer: str = N_("BOT")
+    dealer: str = N_("D")
+    uno: str = N_("UNO!")
+    catch: str = N_("catch!")
+    left_table: str = N_("left the table")
+    card_count: str = N_("× {n}")
+    draw_pile: str = N_("{n} left")
+    choosing: str = N_("choosing…")
+    wins_round: str = N_("{name} wins the round!")
+    picks_color: str = N_("{name} picks a color")
+    must_answer: str = N_("{name} must answer the draw")
+    may_play_drawn: str = N_("{name} may play the drawn card")
+    to_play: str = N_("{name} to play")
+    player: str = N_("Player {n}")
     # The color in force (drawn as written, so a translation chooses its own capitals).
-    red: str = "RED"
-    yellow: str = "YELLOW"
-    green: str = "GREEN"
-    blue: str = "BLUE"
+    red: str = N_("RED")
+    yellow: str = N_("YELLOW")
+    green: str = N_("GREEN")
+    blue: str = N_("BLUE")
     # The hand.
-    hand_title: str = "{name} · {cards}"
+    hand_title: str = N_("{name} · {cards}")
     cards: Callable[[int], str] = _english_cards
-    color: str = "color"
-    no_cards: str = "No cards in hand"
-    new_card: str = "NEW"
+    color: str = N_("color")
+    no_cards: str = N_("No cards in hand")
+    new_card: str = N_("NEW")
     # The scoreboard.
-    scores: str = "Scores"
-    scores_after: str = "Scores after round {n}"
-    first_to: str = "first to {target}"
-    ends_at: str = "ends at {target}"  # lowest scoring: the match ends when someone reaches it
-    lowest_wins: str = "lowest total wins"
-    player_column: str = "Player"
-    round_column: str = "round"
-    total_column: str = "total"
-    left: str = "left"
+    scores: str = N_("Scores")
+    scores_after: str = N_("Scores after round {n}")
+    first_to: str = N_("first to {target}")
+    ends_at: str = N_("ends at {target}")  # lowest scoring: the match ends when someone reaches it
+    lowest_wins: str = N_("lowest total wins")
+    player_column: str = N_("Player")
+    round_column: str = N_("round")
+    total_column: str = N_("total")
+    left: str = N_("left")
     # The leaderboard.
-    leaderboard: str = "Leaderboard"
-    rank_column: str = "#"
-    matches_column: str = "Matches"
-    wins_column: str = "Wins"
-    win_rate_column: str = "Win %"
-    points_column: str = "Points"
-    rating_column: str = "Rating"
-    no_ranked: str = "No ranked players yet: finish a match to appear here."
+    leaderboard: str = N_("Leaderboard")
+    rank_column: str = N_("#")
+    matches_column: str = N_("Matches")
+    wins_column: str = N_("Wins")
+    win_rate_column: str = N_("Win %")
+    points_column: str = N_("Points")
+    rating_column: str = N_("Rating")
+    no_ranked: str = N_("No ranked players yet: finish a match to appear here.")
 
     def color_name(self, color: str) -> str:
         """The drawn name of a card color (red, yellow, green or blue)."""

@@ -268,3 +268,4 @@ class GuildSettings:
     computers_rated: bool = False
     rate_house_rules: bool = False  # False: only official-rules matches change ratings
     house_rules: HouseRules = field(default_factory=dict)  # new tables' options; empty: official
+    language: str | None = None  # public messages' language; None: the server's Discord locale

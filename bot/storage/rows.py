@@ -43,7 +43,7 @@ LEADERBOARD_ORDER: dict[str, str] = {
 SETTINGS_COLUMNS = (
     "edition, scoring, target, turn_seconds, timeout_action, timeouts_before_removal, "
     "lobby_minutes, computers_allowed, computer_level, computers_rated, rate_house_rules, "
-    "house_rules"
+    "house_rules, language"
 )
 RESULT_COLUMNS = "seat, user_id, name, points, place, computer, winner, rating_before, rating_after"
 DETAIL_COLUMNS = (
@@ -117,6 +117,7 @@ def settings_params(s: GuildSettings) -> tuple[Any, ...]:
         bool(s.computers_rated),
         bool(s.rate_house_rules),
         house_rules_json(s.house_rules),
+        s.language,
     )
 
 
@@ -138,6 +139,7 @@ def settings_from(guild_id: int, row: Row | None) -> GuildSettings:
         computers_rated=bool(row[9]),
         rate_house_rules=bool(row[10]),
         house_rules=house_rules_from(row[11]),
+        language=row[12],
     )
 
 

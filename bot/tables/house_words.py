@@ -1,8 +1,8 @@
 """The house rules in force as notes: a few words each for one short line, a sentence or two each
 for /uno rules, and the options' names and values as a settings panel lists them.
 
-Everything is a ``Note`` (a key of ``notes.ENGLISH`` and its parameters), so a translation layer
-can tell the same rules in the reader's language.
+Everything is a ``Note`` (a key of ``notes.ENGLISH`` and its parameters), told in the reader's
+language by the functions that return text (``lang``, English by default).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from functools import lru_cache
 from bot.engine import HouseRules
 from bot.engine.cards import Edition
 from bot.engine.house import OPTION_BY_NAME, CustomEffect
+from bot.i18n import ENGLISH_LANG, Lang
 
 from .notes import Note, note
 
@@ -36,29 +37,29 @@ def in_force(house: HouseRules) -> tuple[Note, ...]:
         elif name in ("hand_size", "uno_penalty"):
             words.append(note(f"house.{name}", count=int(value)))
         elif name == "custom_effect":
-            words.append(note("house.custom_effect", effect=note(f"effect.{value}").english()))
+            words.append(note("house.custom_effect", effect=note(f"effect.{value}")))
         else:
             words.append(note(f"house.{name}"))
     return tuple(words)
 
 
 @lru_cache(maxsize=256)  # every table and hand message shows it; few mixes are ever played
-def rules_line(house: HouseRules) -> str:
+def rules_line(house: HouseRules, lang: Lang = ENGLISH_LANG) -> str:
     """One short line: ``House rules: stacking (all) · jump-in · 7-0`` or ``Official rules``."""
     words = in_force(house)
     if not words:
-        return note("rules_official").english()
-    return note("rules_house", rules=SEPARATOR.join(w.english() for w in words)).english()
+        return note("rules_official").render(lang)
+    return note("rules_house", rules=SEPARATOR.join(w.render(lang) for w in words)).render(lang)
 
 
-def stored_line(options: Mapping[str, object]) -> str:
+def stored_line(options: Mapping[str, object], lang: Lang = ENGLISH_LANG) -> str:
     """The rules line of a recorded match's options (names this version does not know are
     shown as they are)."""
     try:
-        return rules_line(HouseRules.parse(options))
+        return rules_line(HouseRules.parse(options), lang)
     except ValueError:
         listed = SEPARATOR.join(f"{name}={value}" for name, value in options.items())
-        return note("rules_house", rules=listed).english()
+        return note("rules_house", rules=listed).render(lang)
 
 
 def explain(house: HouseRules) -> tuple[Note, ...]:
@@ -77,33 +78,33 @@ def explain(house: HouseRules) -> tuple[Note, ...]:
                 else note("explain.uno_penalty_free")
             )
         elif name == "custom_effect":
-            effect = note(f"explain_effect.{value}").english()
+            effect = note(f"explain_effect.{value}")
             lines.append(note("explain.custom_effect", effect=effect))
         else:
             lines.append(note(f"explain.{name}"))
     return tuple(lines)
 
 
-def option_name(name: str) -> str:
+def option_name(name: str, lang: Lang = ENGLISH_LANG) -> str:
     """An option's name as the panel shows it (``Jump-in``)."""
-    return note(f"option.{name}").english()
+    return note(f"option.{name}").render(lang)
 
 
-def value_name(name: str, value: object) -> str:
+def value_name(name: str, value: object, lang: Lang = ENGLISH_LANG) -> str:
     """An option's value as the panel shows it (``all draw cards``, ``9``, ``play again``)."""
     if name == "stack":
-        return note(f"stack.{value}").english()
+        return note(f"stack.{value}").render(lang)
     if name == "custom_effect":
-        return note(f"effect.{value}").english()
+        return note(f"effect.{value}").render(lang)
     if isinstance(OPTION_BY_NAME[name].default, bool):
-        return note("value.on" if value else "value.off").english()
+        return note("value.on" if value else "value.off").render(lang)
     return str(value)
 
 
-def preset_label(house: HouseRules) -> str:
+def preset_label(house: HouseRules, lang: Lang = ENGLISH_LANG) -> str:
     """The preset these options are, or ``Custom: ...`` for a mix of one's own."""
     preset = house.preset_name
     if preset is not None:
-        return note(f"preset.{preset}").english()
-    words = SEPARATOR.join(w.english() for w in in_force(house))
-    return note("preset.custom", rules=words).english()
+        return note(f"preset.{preset}").render(lang)
+    words = SEPARATOR.join(w.render(lang) for w in in_force(house))
+    return note("preset.custom", rules=words).render(lang)

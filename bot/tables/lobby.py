@@ -38,6 +38,7 @@ def new_table(
     computers: str | None,
     seats: Sequence[Seat] = (),
     rematch_of: str | None = None,
+    locale: str = "en",
 ) -> Table:
     """A lobby with the host seated (turn timer settings come from the server's); a rematch
     keeps the finished match's ``seats`` in their order, the host among them."""
@@ -63,6 +64,7 @@ def new_table(
         timeout_limit=max(1, timeout_limit),
         lobby_deadline=now + lobby_seconds if lobby_seconds else None,
         computers=computers,
+        locale=locale,
     )
 
 
@@ -114,7 +116,7 @@ def add_computer(table: Table, actor: Actor, level: str) -> Change:
     base = next((n for n in COMPUTER_NAMES if f"{n} (bot)" not in taken), "CPU")
     computer_id = -(len(table.seats) + 1)
     table.seats.append(Seat(computer_id, f"{base} (bot)", computer=level))
-    return Change(note=note("computer_added", level=level))
+    return Change(note=note("computer_added", level=note(f"level.{level}")))
 
 
 def check_house_rule(table: Table, actor: Actor) -> None:

@@ -167,8 +167,10 @@ class TableManager:
         computers: str | None = "normal",
         seats: Sequence[Seat] = (),
         rematch_of: str | None = None,
+        locale: str = "en",
     ) -> Outcome:
         """Open a lobby with the host seated; without threads, one game per channel.
+        ``locale``: the language its public messages speak (the server's).
 
         A rematch (``rematch_of``: the finished table) seats ``seats`` again, and opens only
         once, and not while another lobby waits in the channel."""
@@ -202,6 +204,7 @@ class TableManager:
                 computers=computers,
                 seats=seats,
                 rematch_of=rematch_of,
+                locale=locale,
             )
             return Outcome(await self.registry.commit(table), changed=True)
 

@@ -1,121 +1,159 @@
-"""The table's log told in English: one sentence per entry, with names the caller made safe."""
+"""The table's log told in the reader's language: one sentence per entry, with names the caller
+made safe (entries are data; they are told when shown)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine.cards import CARD_INDEX, CARD_LABELS
+from bot.i18n import ENGLISH_LANG, N_, Lang
+from bot.i18n.game_words import card_name as told_card
+from bot.i18n.game_words import color_name
 
 from .names import safe_text
 from .tablelog import LogEntry, LogLine
 
 
-def card_name(code: str | None) -> str:
-    return CARD_LABELS[CARD_INDEX[code]] if code in CARD_INDEX else "?"
+def card_name(code: str | None, lang: Lang = ENGLISH_LANG) -> str:
+    return told_card(code, lang)
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
-
-
-def narrate(line: LogLine, names: Sequence[str]) -> str:
+def narrate(line: LogLine, names: Sequence[str], lang: Lang = ENGLISH_LANG) -> str:
     """One entry as a sentence (``names`` must already be safe); an old plain line as it is."""
     if isinstance(line, str):
         return line
-    return _tell(line, names)
+    return _tell(line, names, lang)
 
 
-def _tell(e: LogEntry, names: Sequence[str]) -> str:
+def _tell(e: LogEntry, names: Sequence[str], lang: Lang) -> str:  # one case a kind
+    _ = lang.gettext
+
     def who(seat: int | None) -> str:
         return f"**{names[seat]}**" if seat is not None and 0 <= seat < len(names) else "?"
 
+    def way(direction: int | None) -> str:
+        return _("clockwise") if direction == 1 else _("counter-clockwise")
+
     kind = e.kind
     count = e.count or 0
+    player, target = who(e.seat), who(e.target)
+    card, color = card_name(e.card, lang), color_name(e.color, lang)
     if kind == "play":
-        return f"{who(e.seat)} played {card_name(e.card)}" + (
-            f" and chose {e.color}" if e.color else ""
-        )
+        if e.color:
+            return _("{player} played {card} and chose {color}").format(
+                player=player, card=card, color=color
+            )
+        return _("{player} played {card}").format(player=player, card=card)
     if kind == "house_rule":
-        return f"House rule: {safe_text(e.text or '')}"
+        return _("House rule: {rule}").format(rule=safe_text(e.text or ""))
     if kind == "bounce":
-        return (
-            f"{who(e.seat)} bounced it back with a Super Star at {who(e.target)} "
-            f"and chose {e.color}"
+        return _("{player} bounced it back with a Super Star at {target} and chose {color}").format(
+            player=player, target=target, color=color
         )
     if kind == "draw":
-        return f"{who(e.seat)} drew a card" if count else "Nothing to draw"
+        return _("{player} drew a card").format(player=player) if count else _("Nothing to draw")
     if kind == "draws":
-        return f"{who(e.seat)} draws {_plural(count, 'card')}"
+        return lang.ngettext(
+            "{player} draws {count} card", "{player} draws {count} cards", count
+        ).format(player=player, count=count)
     if kind == "pass":
-        return f"{who(e.seat)} kept the drawn card"
+        return _("{player} kept the drawn card").format(player=player)
     if kind == "skip":
-        return f"{who(e.seat)} is skipped"
+        return _("{player} is skipped").format(player=player)
     if kind == "reverse":
-        return f"Play now goes {'clockwise' if e.direction == 1 else 'counter-clockwise'}"
+        return _("Play now goes {direction}").format(direction=way(e.direction))
     if kind == "accept":
-        return f"{who(e.seat)} accepted +{count}"
+        return _("{player} accepted +{count}").format(player=player, count=count)
     if kind == "challenge":
-        verdict = "the play was legal" if e.legal else "the play was NOT legal"
-        return f"{who(e.seat)} challenged {who(e.target)}'s Wild Draw Four: {verdict}"
-    if kind == "color":
-        return f"{who(e.seat)} chose {e.color}"
-    if kind == "uno":
-        return f"{who(e.seat)} called **UNO!**"
-    if kind == "catch":
-        penalty = f": +{count}" if count else ""
-        return f"{who(e.seat)} caught {who(e.target)} without UNO{penalty}"
-    if kind == "jump_in":
-        return f"{who(e.seat)} jumped in!"
-    if kind == "stack":
-        return f"{who(e.seat)} stacked it: {who(e.target)} now faces +{count}"
-    if kind == "swap":  # seats only: the cards of a swapped hand stay hidden
-        return f"{who(e.seat)} swapped hands with {who(e.target)}"
-    if kind == "rotate":
-        way = "clockwise" if e.direction == 1 else "counter-clockwise"
-        return f"Every hand passed to the next player, {way}"
-    if kind == "custom_effect":
-        return "Wild Customizable: " + CUSTOM_EFFECTS.get(e.text or "", "?")
-    if kind == "play_again":
-        return f"{who(e.seat)} plays again"
-    if kind == "first_card":
-        return f"First card: {card_name(e.card)}"
-    if kind == "leave":
-        return f"{who(e.seat)} left; their cards went back into the pile"
-    if kind == "round_over":
-        return f"{who(e.seat)} went out! {count} points"
-    if kind == "went_out":  # lowest scoring: each seat's own points are shown with the scores
-        return f"{who(e.seat)} went out and scores 0 this round!"
-    if kind == "stalled":
-        won = f" ({_plural(count, 'point')})" if e.count is not None else ""
-        return (
-            "Nobody can play or draw any more, so the round ends: "
-            f"{who(e.seat)} holds the fewest points and wins it{won}"
+        if e.legal:
+            return _("{player} challenged {target}'s Wild Draw Four: the play was legal").format(
+                player=player, target=target
+            )
+        return _("{player} challenged {target}'s Wild Draw Four: the play was NOT legal").format(
+            player=player, target=target
         )
+    if kind == "color":
+        return _("{player} chose {color}").format(player=player, color=color)
+    if kind == "uno":
+        return _("{player} called **UNO!**").format(player=player)
+    if kind == "catch":
+        if count:
+            return _("{player} caught {target} without UNO: +{count}").format(
+                player=player, target=target, count=count
+            )
+        return _("{player} caught {target} without UNO").format(player=player, target=target)
+    if kind == "jump_in":
+        return _("{player} jumped in!").format(player=player)
+    if kind == "stack":
+        return _("{player} stacked it: {target} now faces +{count}").format(
+            player=player, target=target, count=count
+        )
+    if kind == "swap":  # seats only: the cards of a swapped hand stay hidden
+        return _("{player} swapped hands with {target}").format(player=player, target=target)
+    if kind == "rotate":
+        return _("Every hand passed to the next player, {direction}").format(
+            direction=way(e.direction)
+        )
+    if kind == "custom_effect":
+        effect = CUSTOM_EFFECTS.get(e.text or "")
+        return _("Wild Customizable: {effect}").format(effect=_(effect) if effect else "?")
+    if kind == "play_again":
+        return _("{player} plays again").format(player=player)
+    if kind == "first_card":
+        return _("First card: {card}").format(card=card)
+    if kind == "leave":
+        return _("{player} left; their cards went back into the pile").format(player=player)
+    if kind == "round_over":
+        return lang.ngettext(
+            "{player} went out! {count} point", "{player} went out! {count} points", count
+        ).format(player=player, count=count)
+    if kind == "went_out":  # lowest scoring: each seat's own points are shown with the scores
+        return _("{player} went out and scores 0 this round!").format(player=player)
+    if kind == "stalled":
+        if e.count is None:
+            return _(
+                "Nobody can play or draw any more, so the round ends: {player} holds the fewest "
+                "points and wins it"
+            ).format(player=player)
+        return lang.ngettext(
+            "Nobody can play or draw any more, so the round ends: {player} holds the fewest "
+            "points and wins it ({count} point)",
+            "Nobody can play or draw any more, so the round ends: {player} holds the fewest "
+            "points and wins it ({count} points)",
+            count,
+        ).format(player=player, count=count)
     if kind == "forfeit":
-        return f"{who(e.seat)} is the last player left"
+        return _("{player} is the last player left").format(player=player)
     if kind == "round_begins":
-        return f"Round {count} begins"
+        return _("Round {number} begins").format(number=count)
     if kind == "match_won":
-        return " and ".join(who(s) for s in e.seats) + " won the match!"
+        winners = [who(s) for s in e.seats]
+        if len(winners) == 1:
+            return _("{players} won the match!").format(players=winners[0])
+        joined = _("{first} and {last}").format(first=", ".join(winners[:-1]), last=winners[-1])
+        return _("{players} won the match!").format(players=joined)
     if kind == "left_game":
-        return f"{who(e.seat)} left the game"
+        return _("{player} left the game").format(player=player)
     if kind == "kicked":
-        return f"{who(e.seat)} was removed by the host"
+        return _("{player} was removed by the host").format(player=player)
     if kind == "timed_out":
-        return f"{who(e.seat)} ran out of time"
+        return _("{player} ran out of time").format(player=player)
     if kind == "removed_for_timeouts":
-        return f"{who(e.seat)} was removed after {count} timeouts"
+        return lang.ngettext(
+            "{player} was removed after {count} timeout",
+            "{player} was removed after {count} timeouts",
+            count,
+        ).format(player=player, count=count)
     if kind == "ended_early":
-        return "The game was ended early"
+        return _("The game was ended early")
     if kind == "lobby_expired":
-        return "The lobby closed: nobody started the game in time"
+        return _("The lobby closed: nobody started the game in time")
     return kind.replace("_", " ")
 
 
 CUSTOM_EFFECTS = {
-    "everyone_draws_1": "everyone else draws 1",
-    "next_draws_2": "the next player draws 2 and is skipped",
-    "swap_hands": "swap hands",
-    "rotate_hands": "every hand passes along",
-    "play_again": "play again",
+    "everyone_draws_1": N_("everyone else draws 1"),
+    "next_draws_2": N_("the next player draws 2 and is skipped"),
+    "swap_hands": N_("swap hands"),
+    "rotate_hands": N_("every hand passes along"),
+    "play_again": N_("play again"),
 }

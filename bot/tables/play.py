@@ -49,14 +49,14 @@ def apply_action(table: Table, seat: int, action: Action, *, now: float, delay: 
     match = table.match
     assert match is not None
     if table.status is not Status.PLAYING:
-        raise TableError("round_over_wait")
+        raise round_over(table)
     game = match.game
     uno = action.uno or (action.do == "play" and seat in table.uno_armed)
     turn_of = game.current
     try:
         events = game.apply(dataclasses.replace(action, seat=seat, uno=uno))
     except RuleError as exc:
-        raise TableError("rule", text=exc.message, code=exc.code) from None
+        raise TableError("rule", text=exc.template, code=exc.code, **exc.params) from None
     if action.do == "call_uno":
         message = note("uno")
     elif action.do == "catch":
@@ -125,7 +125,7 @@ def arm_uno(table: Table, seat: int, *, now: float, delay: float) -> Change:
     match = table.match
     assert match is not None
     if table.status is not Status.PLAYING:
-        raise TableError("round_over_wait")
+        raise round_over(table)
     game = match.game
     # On one's turn, or out of turn with a card to jump in with.
     may_play = game.current == seat or bool(game.legal_actions(seat))
@@ -246,3 +246,10 @@ def time_out(table: Table, *, now: float, delay: float) -> Change:
         action = timeout_action(game, seat, rng)
         change = apply_action(table, seat, action, now=now, delay=delay)
     return Change(note=change.note, round_over=change.round_over, match_over=change.match_over)
+
+
+def round_over(table: Table) -> TableError:
+    """The refusal while a round is over: it names when the next one starts, as Discord shows it."""
+    if table.next_round_at is None:
+        return TableError("round_over_wait")
+    return TableError("round_over_until", when=f"<t:{int(table.next_round_at)}:R>")

@@ -55,6 +55,7 @@ class TableSnapshot:
     # While a penalty waits: how the rules let its target answer (accept, stack, challenge,
     # bounce), whatever they hold; what they can answer with stays in their own hand.
     answers: tuple[str, ...] = ()
+    locale: str = "en"  # the language of the table's public messages
     rematch_of: str | None = None  # the finished table this lobby is the rematch of
 
     @property
@@ -167,6 +168,7 @@ def snapshot_of(table: Table) -> TableSnapshot:
         rules=table.rules,
         seats=tuple(SeatInfo(s.user_id, s.name, s.computer) for s in table.seats),
         computers=table.computers,
+        locale=table.locale,
         public=public_of(table),
         scores=match.score_view(table.names()) if match is not None and over else None,
         winners=tuple(match.winners) if match is not None else (),

@@ -81,6 +81,7 @@ class Table:
     timer_key: str | None = None  # what the running deadline waits for (seat, phase, round)
     lobby_deadline: float | None = None  # an unstarted lobby closes by itself then
     computers: str | None = "normal"  # the default computer level; None: no computers here
+    locale: str = "en"  # the language of its public messages (the server's, when it opened)
     rematch_of: str | None = None  # the finished table this lobby is the rematch of
     # Not saved: after a restart nobody can be racing a click drawn before it.
     moves: list[Move] = field(default_factory=list)
@@ -178,6 +179,7 @@ class Table:
                 "timer_key": self.timer_key,
                 "lobby_deadline": self.lobby_deadline,
                 "computers": self.computers,
+                "locale": self.locale,
                 "rematch_of": self.rematch_of,
             },
             separators=(",", ":"),
@@ -215,5 +217,6 @@ class Table:
             timer_key=data.get("timer_key"),
             lobby_deadline=data.get("lobby_deadline"),
             computers=data.get("computers", "normal"),
+            locale=str(data.get("locale", "en")),
             rematch_of=data.get("rematch_of"),
         )

@@ -14,10 +14,13 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands, ui
 
+from bot.i18n import ENGLISH_LANG, N_, Lang
+from bot.i18n.game_words import edition_short
 from bot.storage import StorageError
 from bot.storage.models import Season
 from bot.tables.names import safe_name
 from cogs.group import Subcommand
+from cogs.lang import user_lang
 from cogs.replies import NO_PINGS, let_go, link_commands, say
 
 from .export import export_csv
@@ -30,16 +33,10 @@ from .items import (
     forget_layout,
     history_layout,
     leaderboard_message,
+    public_lang,
     storage_of,
 )
-from .presenters import (
-    ACCENT,
-    EDITION_NAMES,
-    PROVISIONAL_NOTE,
-    plural,
-    rating_text,
-    season_label,
-)
+from .presenters import ACCENT, points, provisional_note, rating_text, season_label
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -51,7 +48,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HISTORY_SIZE = 10
-NEEDS_MANAGE = "You need the Manage Server permission for that."
+NEEDS_MANAGE = N_("You need the Manage Server permission for that.")
 
 
 async def run(interaction: Itx, work: Awaitable[None]) -> None:
@@ -60,7 +57,7 @@ async def run(interaction: Itx, work: Awaitable[None]) -> None:
         await work
     except StorageError:
         log.warning("league storage unavailable", exc_info=True)
-        await say(interaction, DB_DOWN)
+        await say(interaction, user_lang(interaction).gettext(DB_DOWN))
 
 
 def may_manage(interaction: Itx) -> bool:
@@ -113,17 +110,20 @@ async def leaderboard_seasons(interaction: Itx, typed: int | str) -> list[app_co
     except StorageError:
         return []
     typed = str(typed or "").strip()
+    tongue = user_lang(interaction)
     return [
-        app_commands.Choice(name=season_choice(s), value=s.number)
+        app_commands.Choice(name=season_choice(s, tongue), value=s.number)
         for s in sorted(seasons, key=lambda s: -s.number)
         if str(s.number).startswith(typed)
     ][:25]
 
 
-def season_choice(season: Season) -> str:
+def season_choice(season: Season, tongue: Lang = ENGLISH_LANG) -> str:
     """A season as an autocomplete choice (plain text: Discord shows it as written)."""
-    name = f"Season {season.number}" + (f" · {season.name}" if season.name else "")
-    current = " (current)" if season.ended_at is None else ""
+    _ = tongue.gettext
+    name = _("Season {number}").format(number=season.number)
+    name += f" · {season.name}" if season.name else ""
+    current = " " + _("(current)") if season.ended_at is None else ""
     return name[: 100 - len(current)] + current
 
 
@@ -131,19 +131,29 @@ async def _leaderboard(
     interaction: Itx, scope: str, sort: str, number: int | None, official_only: bool
 ) -> None:
     assert interaction.guild_id is not None
+    _ = user_lang(interaction).gettext
     if sort not in SORTS:
-        await say(interaction, "Sort by rating, wins or points.")
+        await say(interaction, _("Sort by rating, wins or points."))
         return
     storage = storage_of(interaction)
     chosen = None
     if scope != "all-time" or number is not None:
         chosen = await find_season(storage, interaction.guild_id, number)
         if chosen is None:
-            await say(interaction, f"There is no season {number} on this server.")
+            await say(
+                interaction, _("There is no season {number} on this server.").format(number=number)
+            )
             return
+    tongue = await public_lang(interaction, storage)
     await interaction.response.defer(thinking=True)
     layout, file = await leaderboard_message(
-        storage, interaction.guild_id, chosen, cast(SortName, sort), 0, official_only=official_only
+        storage,
+        interaction.guild_id,
+        chosen,
+        cast(SortName, sort),
+        0,
+        official_only=official_only,
+        tongue=tongue,
     )
     await interaction.followup.send(view=layout, file=file, allowed_mentions=NO_PINGS)
 
@@ -157,42 +167,64 @@ async def stats(interaction: Itx, member: discord.Member | None = None, rules: s
 
 async def _stats(interaction: Itx, member: discord.Member | None, official_only: bool) -> None:
     assert interaction.guild_id is not None
+    tongue = user_lang(interaction)  # a private answer to who asked: their language
+    _ = tongue.gettext
     who: discord.abc.User = member or interaction.user
     storage = storage_of(interaction)
     guild = interaction.guild_id
     overall = await storage.player_stats(guild, who.id, None, official_only=official_only)
     if overall is None:
-        subject = (
-            "You have" if who.id == interaction.user.id else f"{safe_name(who.display_name)} has"
-        )
-        kind = "an official-rules" if official_only else "a league"
-        await say(interaction, f"{subject} not finished {kind} match on this server yet.")
+        if who.id == interaction.user.id:
+            text = (
+                _("You have not finished an official-rules match on this server yet.")
+                if official_only
+                else _("You have not finished a league match on this server yet.")
+            )
+        else:
+            text = (
+                _("{name} has not finished an official-rules match on this server yet.")
+                if official_only
+                else _("{name} has not finished a league match on this server yet.")
+            ).format(name=safe_name(who.display_name))
+        await say(interaction, text)
         return
     current = await storage.current_season(guild)
     seasonal = await storage.player_stats(
         guild, who.id, current.number, official_only=official_only
     )
     name = safe_name(overall.name or who.display_name)
-    favourite = EDITION_NAMES.get(overall.favourite_edition or "", "—")
+    favourite = (
+        edition_short(overall.favourite_edition, tongue) if overall.favourite_edition else "—"
+    )
     lines = [
-        f"### 📊 {name}" + (OFFICIAL_ONLY if official_only else ""),
-        f"**All time** · rank #{overall.rank} · rating "
-        f"**{rating_text(overall.display_rating, overall.provisional)}**",
-        f"Matches {overall.matches} · wins {overall.wins} · win rate {overall.win_rate:.0%}",
-        f"Points {overall.points} · rounds won {overall.rounds_won} · "
-        f"best round {overall.best_round}",
-        f"Favourite edition: {favourite}",
+        f"### 📊 {name}" + (" · " + _(OFFICIAL_ONLY) if official_only else ""),
+        _("**All time** · rank #{rank} · rating **{rating}**").format(
+            rank=overall.rank, rating=rating_text(overall.display_rating, overall.provisional)
+        ),
+        _("Matches {matches} · wins {wins} · win rate {rate}").format(
+            matches=overall.matches, wins=overall.wins, rate=tongue.percent(overall.win_rate)
+        ),
+        _("Points {points} · rounds won {rounds} · best round {best}").format(
+            points=overall.points, rounds=overall.rounds_won, best=overall.best_round
+        ),
+        _("Favourite edition: {edition}").format(edition=favourite),
     ]
+    season = season_label(current, tongue)
     if seasonal is not None:
         lines.append(
-            f"**{season_label(current)}** · rank #{seasonal.rank} · rating "
-            f"{rating_text(seasonal.display_rating, seasonal.provisional)} · "
-            f"{seasonal.wins}/{seasonal.matches} wins · {plural(seasonal.points, 'pt')}"
+            f"**{season}** · "
+            + _("rank #{rank} · rating {rating} · {wins}/{matches} wins · {points}").format(
+                rank=seasonal.rank,
+                rating=rating_text(seasonal.display_rating, seasonal.provisional),
+                wins=seasonal.wins,
+                matches=seasonal.matches,
+                points=points(seasonal.points, tongue),
+            )
         )
-    if overall.provisional or (seasonal is not None and seasonal.provisional):
-        lines.append(PROVISIONAL_NOTE)
     else:
-        lines.append(f"**{season_label(current)}** · no matches yet")
+        lines.append(f"**{season}** · " + _("no matches yet"))
+    if overall.provisional or (seasonal is not None and seasonal.provisional):
+        lines.append(provisional_note(tongue))
     layout = ui.LayoutView(timeout=None)
     layout.add_item(ui.Container[Any](ui.TextDisplay("\n".join(lines)), accent_colour=ACCENT))
     await interaction.response.send_message(view=layout, allowed_mentions=NO_PINGS)
@@ -205,8 +237,9 @@ async def history(interaction: Itx) -> None:
 
 async def _history(interaction: Itx) -> None:
     assert interaction.guild_id is not None
-    matches = await storage_of(interaction).recent_matches(interaction.guild_id, HISTORY_SIZE)
-    layout = history_layout(interaction.guild_id, matches)
+    storage = storage_of(interaction)
+    matches = await storage.recent_matches(interaction.guild_id, HISTORY_SIZE)
+    layout = history_layout(interaction.guild_id, matches, await public_lang(interaction, storage))
     await interaction.response.send_message(view=layout, allowed_mentions=NO_PINGS)
 
 
@@ -222,14 +255,19 @@ async def season_new(interaction: Itx, name: app_commands.Range[str, 1, 50] | No
 async def _season_new(interaction: Itx, name: str | None) -> None:
     assert interaction.guild_id is not None
     if not may_manage(interaction):
-        await say(interaction, NEEDS_MANAGE)
+        await say(interaction, user_lang(interaction).gettext(NEEDS_MANAGE))
         return
     name = name.strip() if name else None
-    season = await storage_of(interaction).start_season(interaction.guild_id, name or None)
-    text = (
-        f"🎉 **{season_label(season)}** has begun. Standings start fresh; "
-        f"season {season.number - 1} stays readable with "
-        f"/uno leaderboard season:{season.number - 1}."
+    storage = storage_of(interaction)
+    season = await storage.start_season(interaction.guild_id, name or None)
+    tongue = await public_lang(interaction, storage)  # an announcement to the server
+    text = "🎉 " + tongue.gettext(
+        "**{season}** has begun. Standings start fresh; season {previous} stays readable with "
+        "{command}."
+    ).format(
+        season=season_label(season, tongue),
+        previous=season.number - 1,
+        command=f"/uno leaderboard season:{season.number - 1}",
     )
     await interaction.response.send_message(
         link_commands(interaction.client, text, interaction.guild_id), allowed_mentions=NO_PINGS
@@ -250,8 +288,9 @@ async def export(interaction: Itx, format: str = "json") -> None:
 
 async def _export(interaction: Itx, fmt: str) -> None:
     assert interaction.guild_id is not None
+    tongue = user_lang(interaction)
     if not may_manage(interaction):
-        await say(interaction, NEEDS_MANAGE)
+        await say(interaction, tongue.gettext(NEEDS_MANAGE))
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     data = await storage_of(interaction).export_guild(interaction.guild_id)
@@ -259,8 +298,13 @@ async def _export(interaction: Itx, fmt: str) -> None:
     body = export_csv(data) if csv_wanted else json.dumps(data, indent=2, ensure_ascii=False)
     filename = f"uno-{interaction.guild_id}.{'csv' if csv_wanted else 'json'}"
     file = discord.File(io.BytesIO(body.encode("utf-8")), filename=filename)
+    count = len(data.get("matches", []))
     await interaction.followup.send(
-        f"This server's league data: {plural(len(data.get('matches', [])), 'match', 'matches')}.",
+        tongue.ngettext(
+            "This server's league data: {count} match.",
+            "This server's league data: {count} matches.",
+            count,
+        ).format(count=count),
         file=file,
         ephemeral=True,
         allowed_mentions=NO_PINGS,
@@ -270,7 +314,7 @@ async def _export(interaction: Itx, fmt: str) -> None:
 @app_commands.command(name="forget-me", description="Erase your league records on this server")
 async def forget_me(interaction: Itx) -> None:
     assert interaction.guild_id is not None
-    layout = forget_layout(interaction.guild_id, interaction.user.id)
+    layout = forget_layout(interaction.guild_id, interaction.user.id, user_lang(interaction))
     await interaction.response.send_message(view=layout, ephemeral=True, allowed_mentions=NO_PINGS)
     let_go(layout)
 

@@ -13,10 +13,13 @@ from typing import TYPE_CHECKING, Any, Literal, Self, cast
 import discord
 from discord import ui
 
+from bot.i18n import ENGLISH_LANG, N_, Lang
+from bot.i18n.pictures import picture_words
 from bot.render.leaderboard import render_leaderboard
 from bot.storage import Storage, StorageError
 from bot.storage.models import LeaderboardPage, MatchSummary, Season
-from cogs.replies import NO_PINGS, SORRY, reply_privately, say
+from cogs.lang import server_lang, user_lang
+from cogs.replies import NO_PINGS, reply_privately, say, sorry
 
 from .presenters import (
     ACCENT,
@@ -24,8 +27,8 @@ from .presenters import (
     leaderboard_text,
     match_text,
     option_label,
-    plural,
     season_label,
+    sort_name,
 )
 
 if TYPE_CHECKING:
@@ -35,7 +38,7 @@ log = logging.getLogger(__name__)
 
 PAGE_SIZE = 10
 LEADERBOARD_IMAGE = "leaderboard.png"
-DB_DOWN = "The league database is not available right now; please try again."
+DB_DOWN = N_("The league database is not available right now; please try again.")
 SORTS = ("rating", "wins", "points")
 SortName = Literal["rating", "wins", "points"]
 MATCH_ID_MAX = 2**63 - 1  # SQLite's largest integer
@@ -45,9 +48,17 @@ LEADERBOARD_TEMPLATE = (
     r"unolb:(?P<guild>[0-9]{1,20}):(?P<season>[0-9]{1,6}):(?P<sort>rating|wins|points)"
     r":(?P<offset>[0-9]{1,7}):(?P<dir>[pn])(?::(?P<official>o))?"
 )
-OFFICIAL_ONLY = " · official rules only"
+OFFICIAL_ONLY = N_("official rules only")
 HISTORY_TEMPLATE = r"unohist:(?P<guild>[0-9]{1,20})"
 FORGET_TEMPLATE = r"unoforget:(?P<guild>[0-9]{1,20}):(?P<user>[0-9]{1,20}):(?P<answer>yes|no)"
+
+
+async def public_lang(interaction: discord.Interaction[Any], storage: Storage) -> Lang:
+    """The language of the server's public league messages (chosen in /uno-admin settings, else the
+    server's Discord locale)."""
+    assert interaction.guild_id is not None
+    settings = await storage.get_settings(interaction.guild_id)
+    return server_lang(interaction, settings.language)
 
 
 def storage_of(interaction: discord.Interaction[UnoBot]) -> Storage:
@@ -64,10 +75,10 @@ async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) 
         await work
     except StorageError:
         log.warning("league storage unavailable", exc_info=True)
-        await reply_privately(interaction, DB_DOWN)
+        await reply_privately(interaction, user_lang(interaction).gettext(DB_DOWN))
     except Exception:
         log.exception("league handler failed")
-        await reply_privately(interaction, SORRY)
+        await reply_privately(interaction, sorry(interaction))
 
 
 async def find_season(storage: Storage, guild_id: int, number: int | None) -> Season | None:
@@ -131,14 +142,16 @@ class LeaderboardPageButton(ui.DynamicItem[ui.Button[Any]], template=LEADERBOARD
         await guarded(interaction, on_leaderboard_page(interaction, self))
 
 
-def leaderboard_layout(page: LeaderboardPage, season: int, title: str) -> ui.LayoutView:
+def leaderboard_layout(
+    page: LeaderboardPage, season: int, title: str, tongue: Lang = ENGLISH_LANG
+) -> ui.LayoutView:
     """The leaderboard message: picture, text and the page buttons."""
     layout = ui.LayoutView(timeout=None)
     container = ui.Container[Any](accent_colour=ACCENT)
     container.add_item(
         ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{LEADERBOARD_IMAGE}"))
     )
-    container.add_item(ui.TextDisplay(leaderboard_text(page, title)))
+    container.add_item(ui.TextDisplay(leaderboard_text(page, title, tongue)))
     layout.add_item(container)
     previous = max(0, page.offset - PAGE_SIZE)
     following = page.offset + PAGE_SIZE
@@ -173,16 +186,23 @@ async def leaderboard_message(
     offset: int,
     *,
     official_only: bool = False,
+    tongue: Lang = ENGLISH_LANG,
 ) -> tuple[ui.LayoutView, discord.File]:
     """A leaderboard page with its picture (drawn in a thread); ``official_only``: counted
     from official-rules matches alone."""
+    _ = tongue.gettext
     number = season.number if season else None
     page = await storage.leaderboard(
         guild_id, number, sort, offset, PAGE_SIZE, official_only=official_only
     )
-    title = f"{season_label(season)} · by {sort}" + (OFFICIAL_ONLY if official_only else "")
-    png = await asyncio.to_thread(render_leaderboard, page.rows, title, sort)
-    layout = leaderboard_layout(page, number or 0, title)
+    title = f"{season_label(season, tongue)} · " + _("by {sort}").format(
+        sort=sort_name(sort, tongue)
+    )
+    if official_only:
+        title += " · " + _(OFFICIAL_ONLY)
+    words = picture_words(tongue)
+    png = await asyncio.to_thread(render_leaderboard, page.rows, title, sort, words=words)
+    layout = leaderboard_layout(page, number or 0, title, tongue)
     return layout, discord.File(io.BytesIO(png), filename=LEADERBOARD_IMAGE)
 
 
@@ -190,16 +210,19 @@ async def on_leaderboard_page(
     interaction: discord.Interaction[UnoBot], button: LeaderboardPageButton
 ) -> None:
     """◀ / ▶: redraw the leaderboard message at the page in the button's id."""
+    _ = user_lang(interaction).gettext
     if interaction.guild_id != button.guild_id:
-        await say(interaction, "That leaderboard belongs to another server.")
+        await say(interaction, _("That leaderboard belongs to another server."))
         return
     storage = storage_of(interaction)
     chosen: Season | None = None
     if button.season:
         chosen = await find_season(storage, button.guild_id, button.season)
         if chosen is None:
-            await say(interaction, f"There is no season {button.season} on this server.")
+            text = _("There is no season {number} on this server.").format(number=button.season)
+            await say(interaction, text)
             return
+    tongue = await public_lang(interaction, storage)
     await interaction.response.defer()
     layout, file = await leaderboard_message(
         storage,
@@ -208,6 +231,7 @@ async def on_leaderboard_page(
         button.sort,
         button.offset,
         official_only=button.official_only,
+        tongue=tongue,
     )
     await interaction.edit_original_response(
         view=layout, attachments=[file], allowed_mentions=NO_PINGS
@@ -220,15 +244,21 @@ async def on_leaderboard_page(
 class HistorySelect(ui.DynamicItem[ui.Select[Any]], template=HISTORY_TEMPLATE):
     """The history's match picker; the chosen option is the match id."""
 
-    def __init__(self, guild_id: int, matches: list[MatchSummary] | None = None) -> None:
+    def __init__(
+        self,
+        guild_id: int,
+        matches: list[MatchSummary] | None = None,
+        tongue: Lang = ENGLISH_LANG,
+    ) -> None:
+        _ = tongue.gettext
         options = [
-            discord.SelectOption(label=option_label(m), value=str(m.match_id))
+            discord.SelectOption(label=option_label(m, tongue), value=str(m.match_id))
             for m in (matches or [])
-        ] or [discord.SelectOption(label="No matches", value="0")]
+        ] or [discord.SelectOption(label=_("No matches"), value="0")]
         super().__init__(
             ui.Select(
                 custom_id=f"unohist:{guild_id}",
-                placeholder="Open a match, round by round",
+                placeholder=_("Open a match, round by round"),
                 options=options,
             )
         )
@@ -246,14 +276,16 @@ class HistorySelect(ui.DynamicItem[ui.Select[Any]], template=HISTORY_TEMPLATE):
         await guarded(interaction, on_history_pick(interaction, self, str(values[0])))
 
 
-def history_layout(guild_id: int, matches: list[MatchSummary]) -> ui.LayoutView:
+def history_layout(
+    guild_id: int, matches: list[MatchSummary], tongue: Lang = ENGLISH_LANG
+) -> ui.LayoutView:
     """The recent matches and the picker that opens one."""
     layout = ui.LayoutView(timeout=None)
     container = ui.Container[Any](accent_colour=ACCENT)
-    container.add_item(ui.TextDisplay(history_text(matches)))
+    container.add_item(ui.TextDisplay(history_text(matches, tongue)))
     layout.add_item(container)
     if matches:
-        layout.add_item(ui.ActionRow[Any](HistorySelect(guild_id, matches)))
+        layout.add_item(ui.ActionRow[Any](HistorySelect(guild_id, matches, tongue)))
     return layout
 
 
@@ -269,19 +301,22 @@ async def on_history_pick(
     interaction: discord.Interaction[UnoBot], select: HistorySelect, value: str
 ) -> None:
     """A match picked in the history: its round-by-round summary, privately."""
+    tongue = user_lang(interaction)
+    _ = tongue.gettext
     if interaction.guild_id != select.guild_id:
-        await say(interaction, "That history belongs to another server.")
+        await say(interaction, _("That history belongs to another server."))
         return
     match_id = match_id_of(value)
     if match_id is None:
-        await say(interaction, "Pick a match from the list.")
+        await say(interaction, _("Pick a match from the list."))
         return
     detail = await storage_of(interaction).match_detail(select.guild_id, match_id)
     if detail is None:
-        await say(interaction, "That match is no longer recorded.")
+        await say(interaction, _("That match is no longer recorded."))
         return
     layout = ui.LayoutView(timeout=None)
-    layout.add_item(ui.Container[Any](ui.TextDisplay(match_text(detail)), accent_colour=ACCENT))
+    text = match_text(detail, tongue)
+    layout.add_item(ui.Container[Any](ui.TextDisplay(text), accent_colour=ACCENT))
     await interaction.response.send_message(view=layout, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
@@ -291,11 +326,13 @@ async def on_history_pick(
 class ForgetButton(ui.DynamicItem[ui.Button[Any]], template=FORGET_TEMPLATE):
     """Confirm or cancel erasing one's own league records."""
 
-    def __init__(self, guild_id: int, user_id: int, answer: str) -> None:
+    def __init__(
+        self, guild_id: int, user_id: int, answer: str, tongue: Lang = ENGLISH_LANG
+    ) -> None:
         yes = answer == "yes"
         super().__init__(
             ui.Button(
-                label="Yes, erase my records" if yes else "Cancel",
+                label=tongue.gettext("Yes, erase my records") if yes else tongue.gettext("Cancel"),
                 style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
                 custom_id=f"unoforget:{guild_id}:{user_id}:{answer}",
             )
@@ -314,21 +351,27 @@ class ForgetButton(ui.DynamicItem[ui.Button[Any]], template=FORGET_TEMPLATE):
         await guarded(interaction, on_forget(interaction, self))
 
 
-def forget_layout(guild_id: int, user_id: int) -> ui.LayoutView:
+def forget_layout(guild_id: int, user_id: int, tongue: Lang = ENGLISH_LANG) -> ui.LayoutView:
     """The question, with its two answers."""
+    _ = tongue.gettext
     layout = ui.LayoutView(timeout=None)
     container = ui.Container[Any](accent_colour=0xDD2D26)
     container.add_item(
         ui.TextDisplay(
-            "### Erase your league records?\nYour standings and name are deleted on this "
-            "server, and your seats in past matches become “Former player”. "
-            "This cannot be undone."
+            "### "
+            + _("Erase your league records?")
+            + "\n"
+            + _(
+                "Your standings and name are deleted on this server, and your seats in past "
+                "matches become “Former player”. This cannot be undone."
+            )
         )
     )
     layout.add_item(container)
     layout.add_item(
         ui.ActionRow[Any](
-            ForgetButton(guild_id, user_id, "yes"), ForgetButton(guild_id, user_id, "no")
+            ForgetButton(guild_id, user_id, "yes", tongue),
+            ForgetButton(guild_id, user_id, "no", tongue),
         )
     )
     return layout
@@ -336,14 +379,19 @@ def forget_layout(guild_id: int, user_id: int) -> ui.LayoutView:
 
 async def on_forget(interaction: discord.Interaction[UnoBot], button: ForgetButton) -> None:
     """The forget-me confirmation: only its own member may answer it."""
+    tongue = user_lang(interaction)
     if interaction.user.id != button.user_id or interaction.guild_id != button.guild_id:
-        await say(interaction, "Only the member who asked can confirm this.")
+        await say(interaction, tongue.gettext("Only the member who asked can confirm this."))
         return
     if button.answer != "yes":
-        text = "Nothing was erased."
+        text = tongue.gettext("Nothing was erased.")
     else:
         changed = await storage_of(interaction).forget_user(button.guild_id, button.user_id)
-        text = f"Done: your league records are erased ({plural(changed, 'row')} changed)."
+        text = tongue.ngettext(
+            "Done: your league records are erased ({count} row changed).",
+            "Done: your league records are erased ({count} rows changed).",
+            changed,
+        ).format(count=changed)
     layout = ui.LayoutView(timeout=None)
     layout.add_item(ui.Container[Any](ui.TextDisplay(text), accent_colour=ACCENT))
     await interaction.response.edit_message(view=layout, allowed_mentions=NO_PINGS)

@@ -1,25 +1,25 @@
-"""League texts: standings, history and a match round by round, with every name made safe."""
+"""League texts: standings, history and a match round by round, with every name made safe, in
+the language asked for (numbers in its conventions)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from bot.i18n import ENGLISH_LANG, N_, Lang
+from bot.i18n.game_words import edition_short
 from bot.storage.models import LeaderboardPage, MatchDetail, MatchSummary, Season
 from bot.storage.rating import PROVISIONAL_MATCHES
 from bot.tables.house_words import stored_line
 from bot.tables.names import safe_name, safe_text
 
 ACCENT = 0xF7C600
-EDITION_NAMES = {"classic": "Classic", "sonic": "Sonic", "mario": "Super Mario"}
-PROVISIONAL_NOTE = (
-    f"-# ? provisional: fewer than {PROVISIONAL_MATCHES} rated matches. Everyone starts at 1000."
-)
+PROVISIONAL_NOTE = N_("? provisional: fewer than {count} rated matches. Everyone starts at 1000.")
 TEXT_LIMIT = 3500  # a V2 message allows 4000 characters of text in all
 
 
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """``count`` with the word in the form the number needs: "1 round", "2 rounds"."""
-    return f"{count} {word if count == 1 else words or word + 's'}"
+def points(count: int, tongue: Lang = ENGLISH_LANG) -> str:
+    """A number of points with the word the number needs ("1 pt", "2 pts")."""
+    return tongue.ngettext("{count} pt", "{count} pts", count).format(count=count)
 
 
 def rating_text(rating: int, provisional: bool) -> str:
@@ -27,93 +27,138 @@ def rating_text(rating: int, provisional: bool) -> str:
     return f"{rating}?" if provisional else str(rating)
 
 
+def provisional_note(tongue: Lang = ENGLISH_LANG) -> str:
+    """What the ? after a rating means."""
+    return "-# " + tongue.gettext(PROVISIONAL_NOTE).format(count=PROVISIONAL_MATCHES)
+
+
 def when(timestamp: float) -> str:
     return f"<t:{int(timestamp)}:R>"
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float, tongue: Lang = ENGLISH_LANG) -> str:
     minutes = max(0, round(seconds / 60))
-    return f"{minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"{minutes} min"
+    if minutes >= 60:
+        return tongue.gettext("{hours} h {minutes} min").format(
+            hours=minutes // 60, minutes=minutes % 60
+        )
+    return tongue.gettext("{minutes} min").format(minutes=minutes)
 
 
-def season_label(season: Season | None) -> str:
+def season_label(season: Season | None, tongue: Lang = ENGLISH_LANG) -> str:
     if season is None:
-        return "All time"
-    return f"Season {season.number}" + (f" · {safe_text(season.name, 50)}" if season.name else "")
+        return tongue.gettext("All time")
+    label = tongue.gettext("Season {number}").format(number=season.number)
+    return label + (f" · {safe_text(season.name, 50)}" if season.name else "")
 
 
-def option_label(match: MatchSummary) -> str:
+def sort_name(sort: str, tongue: Lang = ENGLISH_LANG) -> str:
+    """What a leaderboard is sorted by, as a word (``rating``, ``wins``, ``points``)."""
+    words = {
+        "rating": tongue.gettext("rating"),
+        "wins": tongue.gettext("wins"),
+        "points": tongue.gettext("points"),
+    }
+    return words.get(sort, sort)
+
+
+def option_label(match: MatchSummary, tongue: Lang = ENGLISH_LANG) -> str:
     """A history select option (plain text: Discord shows it as typed)."""
     stamp = datetime.fromtimestamp(match.finished_at, UTC).strftime("%Y-%m-%d %H:%M")
-    winners = ", ".join(w.name for w in match.winners) or "no winner"
-    edition = EDITION_NAMES.get(match.edition, match.edition)
+    winners = ", ".join(w.name for w in match.winners) or tongue.gettext("no winner")
+    edition = edition_short(match.edition, tongue)
     return f"#{match.match_id} · {edition} · {stamp} · {winners}"[:100]
 
 
-def leaderboard_text(page: LeaderboardPage, title: str) -> str:
+def leaderboard_text(page: LeaderboardPage, title: str, tongue: Lang = ENGLISH_LANG) -> str:
     """The page as text, for screen readers and search; names escaped."""
+    _ = tongue.gettext
     lines = [f"### 🏆 {title}"]
     if not page.rows:
-        lines.append("No ranked players yet: finish a match to appear here.")
+        lines.append(_("No ranked players yet: finish a match to appear here."))
     for row in page.rows:
-        lines.append(
-            f"`{row.rank:>3}` **{safe_name(row.name)}** · rating "
-            f"{rating_text(row.display_rating, row.provisional)} · "
-            f"{row.wins}/{row.matches} wins ({row.win_rate:.0%}) · "
-            f"{plural(row.points, 'pt')}"
+        stats = _("rating {rating} · {wins}/{matches} wins ({rate}) · {points}").format(
+            rating=rating_text(row.display_rating, row.provisional),
+            wins=row.wins,
+            matches=row.matches,
+            rate=tongue.percent(row.win_rate),
+            points=points(row.points, tongue),
         )
+        lines.append(f"`{row.rank:>3}` **{safe_name(row.name)}** · {stats}")
     if page.total:
         last = page.offset + len(page.rows)
-        lines.append(f"-# Players {page.offset + 1}–{last} of {page.total} · sorted by {page.sort}")
+        lines.append(
+            "-# "
+            + _("Players {first}–{last} of {total} · sorted by {sort}").format(
+                first=page.offset + 1,
+                last=last,
+                total=page.total,
+                sort=sort_name(page.sort, tongue),
+            )
+        )
         if any(row.provisional for row in page.rows):
-            lines.append(PROVISIONAL_NOTE)
+            lines.append(provisional_note(tongue))
     return "\n".join(lines)
 
 
-def history_text(matches: list[MatchSummary]) -> str:
+def history_text(matches: list[MatchSummary], tongue: Lang = ENGLISH_LANG) -> str:
     """The recent matches, one line each."""
-    lines = ["### 📜 Recent matches"]
+    _ = tongue.gettext
+    lines = ["### 📜 " + _("Recent matches")]
     if not matches:
-        lines.append("No finished matches yet.")
+        lines.append(_("No finished matches yet."))
     for m in matches:
-        winners = ", ".join(f"**{safe_name(w.name)}**" for w in m.winners) or "nobody"
+        winners = ", ".join(f"**{safe_name(w.name)}**" for w in m.winners) or _("nobody")
+        players = tongue.ngettext("{count} player", "{count} players", m.players).format(
+            count=m.players
+        )
+        rounds = tongue.ngettext("{count} round", "{count} rounds", m.rounds).format(count=m.rounds)
+        won = _("won by {winners}").format(winners=winners)
         lines.append(
-            f"`#{m.match_id}` {EDITION_NAMES.get(m.edition, m.edition)} · "
-            f"{plural(m.players, 'player')} · {plural(m.rounds, 'round')} · "
-            f"won by {winners} · {when(m.finished_at)}\n"
-            f"-# {safe_text(stored_line(m.house_rules), 300)}"
+            f"`#{m.match_id}` {edition_short(m.edition, tongue)} · {players} · "
+            f"{rounds} · {won} · {when(m.finished_at)}\n"
+            f"-# {safe_text(stored_line(m.house_rules, tongue), 300)}"
         )
     return "\n".join(lines)[:TEXT_LIMIT]
 
 
-def match_text(detail: MatchDetail) -> str:
+def match_text(detail: MatchDetail, tongue: Lang = ENGLISH_LANG) -> str:
     """A match round by round: who went out, points added and running totals."""
+    _ = tongue.gettext
     names = {p.seat: safe_name(p.name) for p in detail.players}
-    target = f" to {detail.target}" if detail.target else " (single round)"
+    if detail.target:
+        target = " " + _("to {target}").format(target=detail.target)
+    else:
+        target = " " + _("(single round)")
+    scoring = _("Lowest scoring") if detail.scoring == "lowest" else _("Standard scoring")
+    season = _("season {number}").format(number=detail.season)
     lines = [
-        f"### Match #{detail.match_id} · {EDITION_NAMES.get(detail.edition, detail.edition)}",
-        f"{detail.scoring.title()} scoring{target} · season {detail.season} · "
-        f"{duration(detail.duration)} · {when(detail.finished_at)}",
-        safe_text(stored_line(detail.house_rules), 300),
+        "### "
+        + _("Match #{number} · {edition}").format(
+            number=detail.match_id, edition=edition_short(detail.edition, tongue)
+        ),
+        f"{scoring}{target} · {season} · "
+        f"{duration(detail.duration, tongue)} · {when(detail.finished_at)}",
+        safe_text(stored_line(detail.house_rules, tongue), 300),
     ]
     for p in sorted(detail.players, key=lambda p: (p.place, p.seat)):
         star = "🏆 " if p.winner else ""
         change = ""
         before, after = p.display_before, p.display_after
         if before is not None and after is not None:
-            change = f" · rating {before} → {after}"
-        lines.append(f"{p.place}. {star}**{names[p.seat]}** · {plural(p.points, 'pt')}{change}")
-    lines.append("**Rounds**")
+            change = " · " + _("rating {before} → {after}").format(before=before, after=after)
+        lines.append(f"{p.place}. {star}**{names[p.seat]}** · {points(p.points, tongue)}{change}")
+    lines.append("**" + _("Rounds") + "**")
     for r in detail.rounds:
-        out = names.get(r.winner_seat, "?") if r.winner_seat is not None else "nobody"
+        out = names.get(r.winner_seat, "?") if r.winner_seat is not None else _("nobody")
         gains = ", ".join(
             f"{names.get(seat, '?')} +{pts}" for seat, pts in enumerate(r.points) if pts
         )
         totals = " · ".join(f"{names.get(seat, '?')} {t}" for seat, t in enumerate(r.totals))
-        lines.append(
-            f"{r.number}. {out} went out" + (f" ({gains})" if gains else "") + f" — {totals}"
-        )
+        went = _("{player} went out").format(player=out)
+        lines.append(f"{r.number}. {went}" + (f" ({gains})" if gains else "") + f" — {totals}")
     text = "\n".join(lines)
     if len(text) > TEXT_LIMIT:
-        text = text[: TEXT_LIMIT - 20].rsplit("\n", 1)[0] + "\n… (more rounds)"
+        more = _("… (more rounds)")
+        text = text[: TEXT_LIMIT - 20 - len(more)].rsplit("\n", 1)[0] + "\n" + more
     return text

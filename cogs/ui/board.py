@@ -8,9 +8,12 @@ import contextlib
 import io
 import logging
 from collections.abc import Iterator
+from functools import partial
 
 import discord
 
+from bot.i18n import lang
+from bot.i18n.pictures import picture_words
 from bot.pictures import PictureQueue, Priority
 from bot.render import render_scores, render_table
 from bot.tables.manager import TableManager
@@ -133,15 +136,18 @@ class TableBoard:
         return channel
 
     async def _picture(self, table: TableSnapshot) -> discord.File:
+        words = picture_words(lang(table.locale))  # the table's language, like its text
         # A table as restored at start waits behind every picture someone is waiting for.
         restored = self.manager.unchanged_since_restore(table)
         priority = Priority.BACKGROUND if restored else Priority.INTERACTIVE
         key = table.table_id
         if table.scores is not None:
-            png = await self.pictures.draw(render_scores, table.scores, priority=priority, key=key)
+            scores = partial(render_scores, words=words)
+            png = await self.pictures.draw(scores, table.scores, priority=priority, key=key)
             return discord.File(io.BytesIO(png), filename=SCORES_IMAGE)
         assert table.public is not None
-        png = await self.pictures.draw(render_table, table.public, priority=priority, key=key)
+        draw = partial(render_table, words=words)
+        png = await self.pictures.draw(draw, table.public, priority=priority, key=key)
         return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
 
     async def _refresh(self, table: TableSnapshot) -> None:

@@ -9,7 +9,9 @@ import discord
 from discord import ui
 
 from bot.engine import Action, HandView
-from bot.engine.cards import CARD_INDEX, CARD_LABELS, COLOR_INDEX, COLORS
+from bot.engine.cards import CARD_INDEX, COLOR_INDEX, COLORS
+from bot.i18n import ENGLISH_LANG, Lang
+from bot.i18n.game_words import card_name, color_name, color_title
 from bot.tables.commands import ANY_SEAT, ArmUno
 from bot.tables.names import safe_name
 from bot.tables.notes import note as note_of
@@ -23,8 +25,8 @@ PAGE_SIZE = 20  # 4 rows of 5: with the controls the message stays under 40 comp
 HAND_IMAGE = "hand.png"
 
 
-def label(code: str) -> str:
-    return CARD_LABELS[CARD_INDEX[code]]
+def label(code: str, tongue: Lang = ENGLISH_LANG) -> str:
+    return card_name(code, tongue)
 
 
 def emoji(code: str) -> str:
@@ -35,7 +37,7 @@ def pages_of(hand: HandSnapshot) -> int:
     return max(1, (len(hand.view.cards) + PAGE_SIZE - 1) // PAGE_SIZE)
 
 
-def answer_text(view: HandView) -> str:
+def answer_text(view: HandView, tongue: Lang = ENGLISH_LANG) -> str:
     """What the target of a pending penalty sees: the total and every answer open to them."""
     keys = ["answer.accept"] if view.can_accept else []
     if view.can_stack:
@@ -44,54 +46,64 @@ def answer_text(view: HandView) -> str:
         keys.append("answer.challenge")
     if view.can_bounce:
         keys.append("answer.bounce")
-    answers = one_of(keys) if keys else ""
+    answers = one_of(keys, tongue) if keys else ""
     answers = answers[:1].upper() + answers[1:]
-    pending = label(view.pending) if view.pending else "?"
-    return note_of(
-        "penalty_on_you", count=view.penalty or 0, card=pending, answers=answers
-    ).english()
+    pending = label(view.pending, tongue) if view.pending else "?"
+    return note_of("penalty_on_you", count=view.penalty or 0, card=pending, answers=answers).render(
+        tongue
+    )
 
 
-def asks_text(view: HandView) -> str:
+def asks_text(view: HandView, tongue: Lang = ENGLISH_LANG) -> str:
     """What the game asks of this hand now (or what it may do out of turn)."""
+    _ = tongue.gettext
     if view.awaiting == "turn":
         if not view.can_draw:
-            return "**Your turn:** play a card. " + note_of("must_play_hint").english()
-        return "**Your turn:** play a card or draw."
+            return _("**Your turn:** play a card.") + " " + note_of("must_play_hint").render(tongue)
+        return _("**Your turn:** play a card or draw.")
     if view.awaiting == "drawn" and view.drawn:
+        drawn = label(view.drawn, tongue)
         if not view.can_pass:
             return (
-                f"**You drew {label(view.drawn)}**: play it. "
-                + note_of("must_play_drawn").english()
+                _("**You drew {card}**: play it.").format(card=drawn)
+                + " "
+                + note_of("must_play_drawn").render(tongue)
             )
-        return f"**You drew {label(view.drawn)}**: play it or keep it."
+        return _("**You drew {card}**: play it or keep it.").format(card=drawn)
     if view.awaiting == "color":
-        return "**Choose the color** of the first card."
+        return _("**Choose the color** of the first card.")
     if view.awaiting == "respond":
-        return answer_text(view)
+        return answer_text(view, tongue)
     if any(view.jump_in):
         card = view.cards[view.jump_in.index(True)]
-        return note_of("jump_in_yours", card=label(card)).english()
-    return "Waiting for the others."
+        return note_of("jump_in_yours", card=label(card, tongue)).render(tongue)
+    return _("Waiting for the others.")
 
 
 def target_row(
-    table_id: str, version: int, view: HandView, aiming: PickTarget, names: Sequence[str]
+    table_id: str,
+    version: int,
+    view: HandView,
+    aiming: PickTarget,
+    names: Sequence[str],
+    tongue: Lang = ENGLISH_LANG,
 ) -> ui.ActionRow[Any]:
     """The select of the players a card may swap hands with, by name and card count."""
     options = [
         discord.SelectOption(
             label=note_of(
                 "swap_target",
-                name=names[seat] if seat < len(names) else f"Player {seat + 1}",
+                name=names[seat]
+                if seat < len(names)
+                else tongue.gettext("Player {n}").format(n=seat + 1),
                 count=view.other_counts[seat] if seat < len(view.other_counts) else 0,
-            ).english()[:100],
+            ).render(tongue)[:100],
             value=str(seat),
         )
         for seat in view.targets
     ]
     choice = target_choice(aiming.index, aiming.card, aiming.color)
-    placeholder = note_of("swap_with").english()
+    placeholder = note_of("swap_with").render(tongue)
     return ui.ActionRow[Any](select(table_id, version, choice, options, placeholder=placeholder))
 
 
@@ -106,42 +118,54 @@ def hand_layout(
     names: Sequence[str] = (),
     note: str | None = None,
     image: str | None = HAND_IMAGE,
+    tongue: Lang = ENGLISH_LANG,
 ) -> ui.LayoutView:
     """The hand message at ``version``; ``picking`` is a wild card waiting for its color,
     ``aiming`` a card waiting for whom it swaps hands with (``names``: the seats' names)."""
+    _ = tongue.gettext
     view = hand.view
     layout = ui.LayoutView(timeout=None)
     t, v = table_id, version
     pages = pages_of(hand)
     page = min(max(page, 0), pages - 1)
-    top = f"{emoji(view.top)} {label(view.top)}" if view.top else "none"
-    color = f"{COLOR_EMOJI[view.color]} {view.color}" if view.color else "to be chosen"
-    asks = asks_text(view)
-    head = f"### Your hand · {len(view.cards)} cards"
+    top = f"{emoji(view.top)} {label(view.top, tongue)}" if view.top else _("none")
+    color = (
+        f"{COLOR_EMOJI[view.color]} {color_name(view.color, tongue)}"
+        if view.color
+        else _("to be chosen")
+    )
+    asks = asks_text(view, tongue)
+    count = len(view.cards)
+    head = "### " + tongue.ngettext(
+        "Your hand · {count} card", "Your hand · {count} cards", count
+    ).format(count=count)
     if pages > 1:
         first = page * PAGE_SIZE + 1
         last = min(len(view.cards), first + PAGE_SIZE - 1)
-        head += f" · page {page + 1} of {pages} (cards {first}–{last})"
-    text = [head, f"Top: {top} · Color: {color}", asks]
+        head += " · " + _("page {page} of {pages} (cards {first}–{last})").format(
+            page=page + 1, pages=pages, first=first, last=last
+        )
+    text = [head, _("Top: {top} · Color: {color}").format(top=top, color=color), asks]
     if hand.uno_armed:
-        text.append("✅ You will call **UNO!** with your next card.")
+        text.append("✅ " + _("You will call **UNO!** with your next card."))
     if note:
         text.append(f"-# {note}")
     container = ui.Container[Any](accent_colour=COLOR_ACCENT.get(view.color or "", 0x2B2D31))
     container.add_item(ui.TextDisplay("\n".join(line for line in text if line)))
     if image is not None:
-        item = discord.MediaGalleryItem(f"attachment://{image}", description=hand_alt(view))
+        alt = hand_alt(view, tongue)
+        item = discord.MediaGalleryItem(f"attachment://{image}", description=alt)
         container.add_item(ui.MediaGallery(item))
     layout.add_item(container)
 
     # While a color or a target is chosen the cards stay in sight: the choice comes under them.
     if aiming is not None and view.targets:
-        card_rows(layout, t, v, view, page)
-        layout.add_item(target_row(t, v, view, aiming, names))
-        layout.add_item(ui.ActionRow[Any](button(t, v, TurnPage(page), label="Back")))
+        card_rows(layout, t, v, view, page, tongue=tongue)
+        layout.add_item(target_row(t, v, view, aiming, names, tongue))
+        layout.add_item(ui.ActionRow[Any](button(t, v, TurnPage(page), label=_("Back"))))
         return layout
     if picking is not None:
-        card_rows(layout, t, v, view, page, picked=picking.index)
+        card_rows(layout, t, v, view, page, picked=picking.index, tongue=tongue)
         card = CARD_INDEX[picking.card]
         swaps = _needs_target(view, picking.index)
         row = ui.ActionRow[Any]()
@@ -154,21 +178,27 @@ def hand_layout(
             )
             row.add_item(
                 button(
-                    t, v, choose, label=name.title(), emoji=COLOR_EMOJI[name], slot=picking.index
+                    t,
+                    v,
+                    choose,
+                    label=color_title(name, tongue),
+                    emoji=COLOR_EMOJI[name],
+                    slot=picking.index,
                 )
             )
-        row.add_item(button(t, v, TurnPage(page), label="Back"))
+        row.add_item(button(t, v, TurnPage(page), label=_("Back")))
         layout.add_item(row)
         return layout
     if view.awaiting == "color":
         row = ui.ActionRow[Any]()
         for name in COLORS:
             choose = Action(ANY_SEAT, "choose_color", color=COLOR_INDEX[name])
-            row.add_item(button(t, v, choose, label=name.title(), emoji=COLOR_EMOJI[name]))
+            label_ = color_title(name, tongue)
+            row.add_item(button(t, v, choose, label=label_, emoji=COLOR_EMOJI[name]))
         layout.add_item(row)
         return layout
 
-    card_rows(layout, t, v, view, page)
+    card_rows(layout, t, v, view, page, tongue=tongue)
     controls = ui.ActionRow[Any]()
     if view.awaiting == "turn":
         draw = Action(ANY_SEAT, "draw")
@@ -177,17 +207,17 @@ def hand_layout(
                 t,
                 v,
                 draw,
-                label="Draw",
+                label=_("Draw"),
                 style=discord.ButtonStyle.primary,
                 disabled=not view.can_draw,
             )
         )
     elif view.awaiting == "drawn":
         keep = Action(ANY_SEAT, "pass")
-        controls.add_item(button(t, v, keep, label="Keep it", disabled=not view.can_pass))
+        controls.add_item(button(t, v, keep, label=_("Keep it"), disabled=not view.can_pass))
     elif view.awaiting == "respond":
         accept = Action(ANY_SEAT, "accept")
-        total = f"Accept +{view.penalty}" if view.penalty else "Accept"
+        total = _("Accept +{count}").format(count=view.penalty) if view.penalty else _("Accept")
         controls.add_item(
             button(
                 t,
@@ -199,7 +229,8 @@ def hand_layout(
             )
         )
         if view.can_challenge:
-            controls.add_item(button(t, v, Action(ANY_SEAT, "challenge"), label="Challenge"))
+            challenge = Action(ANY_SEAT, "challenge")
+            controls.add_item(button(t, v, challenge, label=_("Challenge")))
     jumping = any(view.jump_in)
     two_on_turn = len(view.cards) == 2 and (view.awaiting in ("turn", "drawn") or jumping)
     if view.can_call_uno or two_on_turn:
@@ -217,15 +248,19 @@ def hand_layout(
         controls.add_item(button(t, v, back, label="◀", disabled=page == 0))
         controls.add_item(button(t, v, ahead, label="▶", disabled=page >= pages - 1))
     if not controls.children:
-        controls.add_item(button(t, v, TurnPage(page), label="Refresh"))
+        controls.add_item(button(t, v, TurnPage(page), label=_("Refresh")))
     layout.add_item(controls)
     return layout
 
 
-def hand_alt(view: HandView) -> str:
+def hand_alt(view: HandView, tongue: Lang = ENGLISH_LANG) -> str:
     """The hand picture described: every card, in the order of the buttons."""
-    cards = ", ".join(label(code) for code in view.cards) or "no cards"
-    return alt_text(f"Your hand, {len(view.cards)} cards: {cards}.")
+    cards = ", ".join(label(code, tongue) for code in view.cards) or tongue.gettext("no cards")
+    count = len(view.cards)
+    text = tongue.ngettext(
+        "Your hand, {count} card: {cards}.", "Your hand, {count} cards: {cards}.", count
+    )
+    return alt_text(text.format(count=count, cards=cards))
 
 
 def card_rows(
@@ -236,6 +271,7 @@ def card_rows(
     page: int,
     *,
     picked: int | None = None,
+    tongue: Lang = ENGLISH_LANG,
 ) -> None:
     """The page's cards, five to a row (``picked``: the wild waiting for its color)."""
     start = page * PAGE_SIZE
@@ -258,7 +294,7 @@ def card_rows(
                     t,
                     v,
                     request,
-                    label=f"{index + 1} · {label(code)}",
+                    label=f"{index + 1} · {label(code, tongue)}",
                     emoji=emoji(code),
                     style=discord.ButtonStyle.primary
                     if index == picked
@@ -276,8 +312,10 @@ def _needs_target(view: HandView, index: int) -> bool:
     return index < len(view.needs_target) and view.needs_target[index]
 
 
-def reveal_text(table: TableSnapshot, reveal: Reveal) -> str:
+def reveal_text(table: TableSnapshot, reveal: Reveal, tongue: Lang = ENGLISH_LANG) -> str:
     """The challenged hand, shown to the challenger alone."""
-    names = ", ".join(label(code) for code in reveal.cards) or "no cards"
+    _ = tongue.gettext
+    names = ", ".join(label(code, tongue) for code in reveal.cards) or _("no cards")
     who = safe_name(table.seats[reveal.seat].name)
-    return f"🔍 **{who}'s hand** when they played the Wild Draw Four: {names}"
+    text = _("**{name}'s hand** when they played the Wild Draw Four: {cards}")
+    return "🔍 " + text.format(name=who, cards=names)

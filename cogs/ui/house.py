@@ -11,6 +11,7 @@ from discord import ui
 from bot.engine import OPTIONS, PRESETS, HouseRules
 from bot.engine.cards import Edition
 from bot.engine.house import OPTION_BY_NAME
+from bot.i18n import ENGLISH_LANG, Lang
 from bot.tables.commands import SetHouseOption
 from bot.tables.house_words import explain, option_name, preset_label, rules_line, value_name
 from bot.tables.notes import note
@@ -25,12 +26,12 @@ SWITCHES = tuple(o.name for o in OPTIONS if isinstance(o.default, bool))
 PANEL_ACCENT = 0x5865F2
 
 
-def preset_options(house: HouseRules) -> list[discord.SelectOption]:
+def preset_options(house: HouseRules, tongue: Lang = ENGLISH_LANG) -> list[discord.SelectOption]:
     """The presets, the one in force marked (none for a mix of one's own)."""
     current = house.preset_name
     return [
         discord.SelectOption(
-            label=note(f"preset.{name}").english()[:100], value=name, default=name == current
+            label=note(f"preset.{name}").render(tongue)[:100], value=name, default=name == current
         )
         for name in PRESETS
     ]
@@ -44,13 +45,15 @@ def choice_names(edition: Edition | None) -> tuple[str, ...]:
     return tuple(name for name in CHOICES if name != "custom_effect")
 
 
-def value_options(house: HouseRules, name: str) -> list[discord.SelectOption]:
+def value_options(
+    house: HouseRules, name: str, tongue: Lang = ENGLISH_LANG
+) -> list[discord.SelectOption]:
     """One option's values, the one in force marked."""
     current = getattr(house, name)
-    label = option_name(name)
+    label = option_name(name, tongue)
     return [
         discord.SelectOption(
-            label=f"{label}: {value_name(name, value)}"[:100],
+            label=f"{label}: {value_name(name, value, tongue)}"[:100],
             value=option_value(value),
             default=value == current,
         )
@@ -58,27 +61,30 @@ def value_options(house: HouseRules, name: str) -> list[discord.SelectOption]:
     ]
 
 
-def switch_label(house: HouseRules, name: str) -> str:
-    return f"{option_name(name)}: {value_name(name, getattr(house, name))}"[:80]
+def switch_label(house: HouseRules, name: str, tongue: Lang = ENGLISH_LANG) -> str:
+    value = value_name(name, getattr(house, name), tongue)
+    return f"{option_name(name, tongue)}: {value}"[:80]
 
 
-def panel_text(house: HouseRules, title: str, footer: str) -> str:
+def panel_text(house: HouseRules, title: str, footer: str, tongue: Lang = ENGLISH_LANG) -> str:
     """The rules in force in one line, each explained, and what the panel is for."""
-    lines = [f"### {title}", f"**{rules_line(house)}**"]
-    lines += [f"• {line.english()}" for line in explain(house)]
+    lines = [f"### {title}", f"**{rules_line(house, tongue)}**"]
+    lines += [f"• {line.render(tongue)}" for line in explain(house)]
     lines.append(f"-# {footer}")
     return "\n".join(lines)
 
 
-def house_panel(table: TableSnapshot) -> ui.LayoutView:
+def house_panel(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> ui.LayoutView:
     """The lobby host's panel: presets, then each option (its controls never go out of date)."""
+    _ = tongue.gettext
     house = table.rules.house
     t = table.table_id
     layout = ui.LayoutView(timeout=None)
     text = panel_text(
         house,
-        "⚙️ House rules for this table",
-        "Pick a preset or change the options one by one; the lobby shows them at once.",
+        "⚙️ " + _("House rules for this table"),
+        _("Pick a preset or change the options one by one; the lobby shows them at once."),
+        tongue,
     )
     layout.add_item(ui.Container[Any](ui.TextDisplay(text), accent_colour=PANEL_ACCENT))
     layout.add_item(
@@ -87,14 +93,14 @@ def house_panel(table: TableSnapshot) -> ui.LayoutView:
                 t,
                 0,
                 preset_choice(),
-                preset_options(house),
-                placeholder=preset_label(house)[:150],
+                preset_options(house, tongue),
+                placeholder=preset_label(house, tongue)[:150],
             )
         )
     )
     for name in choice_names(table.rules.edition):
         layout.add_item(
-            ui.ActionRow[Any](select(t, 0, option_choice(name), value_options(house, name)))
+            ui.ActionRow[Any](select(t, 0, option_choice(name), value_options(house, name, tongue)))
         )
     for start in range(0, len(SWITCHES), 3):
         row = ui.ActionRow[Any]()
@@ -105,7 +111,7 @@ def house_panel(table: TableSnapshot) -> ui.LayoutView:
                     t,
                     0,
                     SetHouseOption(name, not on),
-                    label=switch_label(house, name),
+                    label=switch_label(house, name, tongue),
                     style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
                 )
             )

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self, cast
 import discord
 from discord import ui
 
-from cogs.replies import SORRY, reply_privately
+from cogs.replies import reply_privately, sorry
 
 from .ids import (
     BUTTON_TEMPLATE,
@@ -50,7 +50,7 @@ async def guarded(interaction: discord.Interaction[UnoBot], work: Awaitable[None
         await work
     except Exception:
         log.exception("button handler failed")
-        await reply_privately(interaction, SORRY)
+        await reply_privately(interaction, sorry(interaction))
 
 
 async def dispatch(interaction: discord.Interaction[Any], click: Click | Broken) -> None:
@@ -58,7 +58,7 @@ async def dispatch(interaction: discord.Interaction[Any], click: Click | Broken)
     itx = cast("discord.Interaction[UnoBot]", interaction)
     cog = cast("_HasClicks | None", itx.client.get_cog(GAME_COG))
     if cog is None:
-        await reply_privately(itx, SORRY)  # the game extension is not loaded
+        await reply_privately(itx, sorry(itx))  # the game extension is not loaded
         return
     await guarded(itx, cog.clicks.on_click(itx, click))
 

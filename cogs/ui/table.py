@@ -1,5 +1,6 @@
 """The table message: the picture, whose turn it is, the recent actions and buttons, all from one
-snapshot, so the status line, the log, the picture and the buttons' version always agree."""
+snapshot, so the status line, the log, the picture and the buttons' version always agree. It
+speaks the table's language."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import discord
 from discord import ui
 
 from bot.engine import Action, SeatView
-from bot.engine.cards import CARD_INDEX, CARD_LABELS
+from bot.i18n import ENGLISH_LANG, Lang, lang
+from bot.i18n.game_words import card_name, color_name
 from bot.tables.commands import ANY_SEAT, NextRound, ShowHand
 from bot.tables.house_words import rules_line
 from bot.tables.names import safe_name, safe_text
@@ -29,58 +31,66 @@ SCORES_IMAGE = "scores.png"
 LOG_SHOWN = 5
 
 
-def mention(table: TableSnapshot, seat: int | None) -> str:
+def mention(table: TableSnapshot, seat: int | None, tongue: Lang = ENGLISH_LANG) -> str:
     """A seat as text: a mention for humans, the name for computers."""
     if seat is None:
-        return "nobody"
+        return tongue.gettext("nobody")
     who = table.seats[seat]
     return f"**{safe_name(who.name)}** 🤖" if who.computer else f"<@{who.user_id}>"
 
 
-def status_line(table: TableSnapshot) -> str:
+def status_line(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     """Whose move it is and what is asked of them, or how the round or match ended."""
+    _ = tongue.gettext
     public = table.public
     assert public is not None
     if table.status is Status.PLAYING and public.current is not None:
         if public.awaiting == "respond":
-            pending = CARD_LABELS[CARD_INDEX[public.pending]] if public.pending else "penalty"
-            doing = f"answer the {pending}: **+{public.penalty or 0}** ({answers(table)})"
+            pending = card_name(public.pending, tongue) if public.pending else _("penalty")
+            doing = _("answer the {card}: **+{count}** ({answers})").format(
+                card=pending, count=public.penalty or 0, answers=answers(table, tongue)
+            )
+        elif public.awaiting == "drawn":
+            doing = _("play the card you drew or keep it")
+        elif public.awaiting == "color":
+            doing = _("choose the color of the first card")
         else:
-            doing = {
-                "turn": "your turn",
-                "drawn": "play the card you drew or keep it",
-                "color": "choose the color of the first card",
-            }.get(public.awaiting, "your turn")
-        line = f"▶ {mention(table, public.current)}: {doing}"
+            doing = _("your turn")
+        line = f"▶ {mention(table, public.current, tongue)}: {doing}"
         if table.deadline is not None:
-            line += f" (time runs out <t:{int(table.deadline)}:R>)"
+            line += " " + _("(time runs out {when})").format(when=f"<t:{int(table.deadline)}:R>")
         return line
     if table.status is Status.ROUND_OVER:
         if table.next_round_at is not None:
-            return f"Round over! The next round starts <t:{int(table.next_round_at)}:R>."
-        return "Round over! The next round starts soon."
+            return _("Round over! The next round starts {when}.").format(
+                when=f"<t:{int(table.next_round_at)}:R>"
+            )
+        return _("Round over! The next round starts soon.")
     if table.status is Status.FINISHED:
-        winners = " and ".join(f"**{safe_name(table.seats[s].name)}**" for s in table.winners)
-        return f"🏆 {winners} won the match!"
+        names = [f"**{safe_name(table.seats[s].name)}**" for s in table.winners]
+        winners = "".join(names)
+        if len(names) > 1:
+            winners = _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
+        return "🏆 " + _("{players} won the match!").format(players=winners)
     if table.status is Status.CANCELLED:
-        return "This game was ended."
+        return _("This game was ended.")
     return ""
 
 
-def one_of(keys: list[str]) -> str:
+def one_of(keys: list[str], tongue: Lang = ENGLISH_LANG) -> str:
     """``a, b or c`` from the answers' note keys."""
-    words = [note(key).english() for key in keys]
+    words = [note(key).render(tongue) for key in keys]
     if len(words) == 1:
         return words[0]
-    return note("answer.or", first=", ".join(words[:-1]), last=words[-1]).english()
+    return note("answer.or", first=", ".join(words[:-1]), last=words[-1]).render(tongue)
 
 
-def answers(table: TableSnapshot) -> str:
+def answers(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     """What the rules let the target of a pending penalty do (never what they hold)."""
-    return one_of([f"answer.{way}" for way in table.answers])
+    return one_of([f"answer.{way}" for way in table.answers], tongue)
 
 
-def jump_in_hint(table: TableSnapshot) -> str | None:
+def jump_in_hint(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str | None:
     """Under jump_in, while a turn is awaited: anyone with the identical card may play it."""
     public = table.public
     assert public is not None
@@ -88,12 +98,12 @@ def jump_in_hint(table: TableSnapshot) -> str | None:
         return None
     if public.top.startswith("wild"):
         return None
-    return note("jump_in_hint", card=CARD_LABELS[CARD_INDEX[public.top]]).english()
+    return note("jump_in_hint", card=card_name(public.top, tongue)).render(tongue)
 
 
-def log_text(table: TableSnapshot) -> str:
+def log_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     names = table.safe_names()
-    return "\n".join(f"• {narrate(line, names)}" for line in table.log[-LOG_SHOWN:])
+    return "\n".join(f"• {narrate(line, names, tongue)}" for line in table.log[-LOG_SHOWN:])
 
 
 ALT_MAX = 1024  # Discord's limit for a media gallery item's description
@@ -104,25 +114,27 @@ def alt_text(text: str) -> str:
     return text if len(text) <= ALT_MAX else text[: ALT_MAX - 1] + "…"
 
 
-def card_words(code: str | None) -> str:
-    return CARD_LABELS[CARD_INDEX[code]] if code in CARD_INDEX else "none"
+def card_words(code: str | None, tongue: Lang = ENGLISH_LANG) -> str:
+    return card_name(code, tongue) if code else tongue.gettext("none")
 
 
-def seat_words(seat: SeatView, name: str) -> str:
+def seat_words(seat: SeatView, name: str, tongue: Lang = ENGLISH_LANG) -> str:
     """One seat in plain words: its cards and its UNO state."""
+    _ = tongue.gettext
     if not seat.active:
-        return f"{name}: left the game"
-    words = f"{name}{' 🤖' if seat.computer else ''}: {seat.cards} card" + (
-        "" if seat.cards == 1 else "s"
+        return _("{name}: left the game").format(name=name)
+    who = f"{name}{' 🤖' if seat.computer else ''}"
+    words = tongue.ngettext("{name}: {count} card", "{name}: {count} cards", seat.cards).format(
+        name=who, count=seat.cards
     )
     if seat.called_uno:
-        words += ", called UNO"
+        words += ", " + _("called UNO")
     elif seat.catchable:
-        words += ", did not call UNO"
+        words += ", " + _("did not call UNO")
     return words
 
 
-def seats_text(table: TableSnapshot) -> str:
+def seats_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     """Every seat's card count and UNO state, and whose turn it is, as text (what the picture
     shows, for screen readers and clients that load no images)."""
     public = table.public
@@ -131,64 +143,87 @@ def seats_text(table: TableSnapshot) -> str:
     lines = []
     for seat in public.seats:
         mark = "▶" if seat.current and table.status is Status.PLAYING else "•"
-        lines.append(f"{mark} " + seat_words(seat, f"**{names[seat.seat]}**"))
+        lines.append(f"{mark} " + seat_words(seat, f"**{names[seat.seat]}**", tongue))
     return "\n".join(lines)
 
 
-def table_alt(table: TableSnapshot) -> str:
+def table_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     """The table picture described: the top card, the color and every seat."""
     public = table.public
     assert public is not None
     names = table.names()
-    seats = "; ".join(seat_words(seat, names[seat.seat]) for seat in public.seats)
-    color = public.color or "to be chosen"
-    return alt_text(f"UNO table. Top card: {card_words(public.top)}, color {color}. {seats}.")
+    seats = "; ".join(seat_words(seat, names[seat.seat], tongue) for seat in public.seats)
+    color = color_name(public.color, tongue) if public.color else tongue.gettext("to be chosen")
+    text = tongue.gettext("UNO table. Top card: {card}, color {color}. {seats}.")
+    return alt_text(text.format(card=card_words(public.top, tongue), color=color, seats=seats))
 
 
-def scores_alt(table: TableSnapshot) -> str:
+def scores_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     """The scoreboard picture described: each seat's total."""
     scores = table.scores
     assert scores is not None
     names = table.names()
     totals = "; ".join(f"{names[s]}: {scores.totals[s]}" for s in range(len(names)))
     rounds = len(scores.rounds)
-    after = f"after {rounds} round{'' if rounds == 1 else 's'}"
-    return alt_text(f"Scoreboard {after}. {totals}.")
+    text = tongue.ngettext(
+        "Scoreboard after {count} round. {totals}.",
+        "Scoreboard after {count} rounds. {totals}.",
+        rounds,
+    )
+    return alt_text(text.format(count=rounds, totals=totals))
 
 
 def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
     """The public table: never any player's cards, only counts and the discard pile."""
+    tongue = lang(table.locale)
+    _ = tongue.gettext
     public = table.public
     assert public is not None
     layout = ui.LayoutView(timeout=None)
     container = ui.Container[Any](accent_colour=COLOR_ACCENT.get(public.color or "", 0x2B2D31))
-    head = f"## 🎴 {describe_rules(table.rules)} · round {public.round_number}"
-    color = public.color
-    facts = (
-        f"Top card: **{card_words(public.top)}** · "
-        + (f"Color: {COLOR_EMOJI[color]} **{color}**" if color else "Color: *to be chosen*")
-        + f" · Direction: {'↻ clockwise' if public.direction == 1 else '↺ counter-clockwise'}"
+    head = f"## 🎴 {describe_rules(table.rules, tongue)} · " + _("round {number}").format(
+        number=public.round_number
     )
-    lines = [head, status_line(table), facts, seats_text(table), f"-# {rules_line(public.house)}"]
-    if table.status is Status.PLAYING and (hint := jump_in_hint(table)) is not None:
+    color = public.color
+    shown = (
+        _("Color: {color}").format(color=f"{COLOR_EMOJI[color]} **{color_name(color, tongue)}**")
+        if color
+        else _("Color: *to be chosen*")
+    )
+    way = _("↻ clockwise") if public.direction == 1 else _("↺ counter-clockwise")
+    top = _("Top card: {card}").format(card=f"**{card_words(public.top, tongue)}**")
+    facts = " · ".join([top, shown, _("Direction: {direction}").format(direction=way)])
+    lines = [
+        head,
+        status_line(table, tongue),
+        facts,
+        seats_text(table, tongue),
+        f"-# {rules_line(public.house, tongue)}",
+    ]
+    if table.status is Status.PLAYING and (hint := jump_in_hint(table, tongue)) is not None:
         lines.append(hint)
     container.add_item(ui.TextDisplay("\n".join(lines)))
     if image is not None:
-        alt = scores_alt(table) if image == SCORES_IMAGE and table.scores else table_alt(table)
+        alt = (
+            scores_alt(table, tongue)
+            if image == SCORES_IMAGE and table.scores
+            else table_alt(table, tongue)
+        )
         item = discord.MediaGalleryItem(f"attachment://{image}", description=alt)
         container.add_item(ui.MediaGallery(item))
     if table.log:
-        container.add_item(ui.TextDisplay(log_text(table)))
+        container.add_item(ui.TextDisplay(log_text(table, tongue)))
     written = public.house.custom_effect.value == "none"  # else the effect is the rule
     if public.house_rule and table.rules.edition.value == "mario" and written:
-        container.add_item(ui.TextDisplay(f"-# Wild Customizable: {safe_text(public.house_rule)}"))
+        rule = _("Wild Customizable: {rule}").format(rule=safe_text(public.house_rule))
+        container.add_item(ui.TextDisplay(f"-# {rule}"))
     if table.scores is not None:
-        container.add_item(ui.TextDisplay(scores_text(table)))
+        container.add_item(ui.TextDisplay(scores_text(table, tongue)))
     layout.add_item(container)
     t, v = table.table_id, table.version
     if table.status is Status.PLAYING:
         row = ui.ActionRow[Any](
-            button(t, 0, ShowHand(), label="Show my hand", style=discord.ButtonStyle.primary)
+            button(t, 0, ShowHand(), label=_("Show my hand"), style=discord.ButtonStyle.primary)
         )
         catchable = next((s.seat for s in public.seats if s.catchable), None)
         row.add_item(
@@ -196,35 +231,38 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
                 t,
                 0,
                 Action(ANY_SEAT, "catch", target=catchable if catchable is not None else 0),
-                label="Catch!"
+                label=_("Catch!")
                 if catchable is None
-                else f"Catch {table.seats[catchable].name}"[:80],
+                else _("Catch {name}").format(name=table.seats[catchable].name)[:80],
                 style=discord.ButtonStyle.danger,
                 disabled=catchable is None,
             )
         )
         if public.awaiting == "respond":
-            accept = f"Accept +{public.penalty}" if public.penalty else "Accept"
+            accept = (
+                _("Accept +{count}").format(count=public.penalty) if public.penalty else _("Accept")
+            )
             row.add_item(GameButton(respond_id(t, v, "accept"), label=accept))
             if "challenge" in table.answers:
-                row.add_item(GameButton(respond_id(t, v, "challenge"), label="Challenge"))
-        row.add_item(GameButton(quit_id(t), label="Leave game"))
+                row.add_item(GameButton(respond_id(t, v, "challenge"), label=_("Challenge")))
+        row.add_item(GameButton(quit_id(t), label=_("Leave game")))
         layout.add_item(row)
     elif table.status is Status.FINISHED and table.public is not None:
         # Version 0: the offer never goes out of date (a second press finds the rematch).
-        rematch = button(t, 0, Rematch(), label="Rematch", style=discord.ButtonStyle.success)
+        rematch = button(t, 0, Rematch(), label=_("Rematch"), style=discord.ButtonStyle.success)
         layout.add_item(ui.ActionRow[Any](rematch))
     elif table.status is Status.ROUND_OVER:
         layout.add_item(
             ui.ActionRow[Any](
-                button(t, 0, NextRound(), label="Next round", style=discord.ButtonStyle.success)
+                button(t, 0, NextRound(), label=_("Next round"), style=discord.ButtonStyle.success)
             )
         )
     return layout
 
 
-def scores_text(table: TableSnapshot) -> str:
+def scores_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     """The match's totals as text (beside the scoreboard picture)."""
+    _ = tongue.gettext
     scores = table.scores
     assert scores is not None
     seats = range(len(table.seats))
@@ -236,7 +274,12 @@ def scores_text(table: TableSnapshot) -> str:
     # Under lowest scoring each seat adds its own cards, so a round's 0 says something too.
     lines = [
         f"{safe_name(table.seats[s].name)}: **{scores.totals[s]}**"
-        + (f" (+{last[s]} this round)" if last[s] or (lowest and scores.rounds) else "")
+        + (
+            " " + _("(+{points} this round)").format(points=last[s])
+            if last[s] or (lowest and scores.rounds)
+            else ""
+        )
         for s in order
     ]
-    return f"**Scores** · {match_goal(table.rules)}\n" + "\n".join(lines)
+    title = _("Scores")
+    return f"**{title}** · {match_goal(table.rules, tongue)}\n" + "\n".join(lines)

@@ -23,6 +23,7 @@ async def test_settings_defaults_and_round_trip(storage: Storage) -> None:
         computers_rated=True,
         rate_house_rules=True,
         house_rules={"stack": "all", "jump_in": True, "hand_size": 9},
+        language="pl",
     )
     await storage.save_settings(custom)
     assert await storage.get_settings(5) == custom

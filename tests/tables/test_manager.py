@@ -300,6 +300,12 @@ async def test_round_over_then_next_round_by_timer(storage: Storage) -> None:
     table = manager.tables["t1"]
     assert table.status is Status.ROUND_OVER
     assert scheduler.pending("t1:next")
+    # A click meanwhile is refused with the time the next round starts, as Discord shows it.
+    with pytest.raises(TableError) as refused:
+        await manager.act("t1", who(user_at(table, 0)), Action(ANY_SEAT, "draw"), table.version)
+    assert refused.value.note.key == "round_over_until"
+    assert refused.value.note.get("when") == f"<t:{int(table.next_round_at or 0)}:R>"
+    assert "starts <t:" in refused.value.message
     await scheduler.advance(29)
     assert manager.tables["t1"].status is Status.ROUND_OVER
     await scheduler.advance(2)
