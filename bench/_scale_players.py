@@ -30,6 +30,7 @@ MOVE_ACTIONS = frozenset({"play", "draw", "keep", "accept", "challenge", "color"
 HAND_ACTIONS = MOVE_ACTIONS | {"pick"}
 ACTION_LABELS = {"Draw": "draw", "Keep it": "keep", "Accept": "accept", "Challenge": "challenge"}
 CB_MESSAGE = 4  # an interaction answered with a message of its own (here: a private refusal)
+CB_UPDATE_LATER = 6  # acknowledged only: a bot that keeps one live hand per player edits it
 
 # ----- figures -----
 
@@ -164,6 +165,9 @@ class Players:
         self.fake = world.fake
         self.rng = world.rng
         self.timeout = timeout
+        # Each player's newest hand message, per table: a bot may bring it up to date in place
+        # instead of posting a new one when Show my hand is pressed again.
+        self.hands: dict[tuple[int, int], FakeMessage] = {}
         self.stale_waits = 0  # waits for a table message that did not change in time
 
     # ----- reading the channel -----
@@ -185,14 +189,18 @@ class Players:
         return (0, 0)
 
     def event_time(self, message_id: int, since: float) -> float | None:
-        """When the fake first wrote ``message_id`` at or after ``since`` (perf_counter)."""
+        """When the fake first wrote ``message_id`` at or after ``since`` (perf_counter).
+
+        The fake stamps its records with its own clock (wall time here): compared on it, and
+        the answer given back on perf_counter."""
+        shift = self.fake.now() - time.perf_counter()
         found = None
         for event in reversed(self.fake.message_events):
-            if event.at < since:
+            if event.at < since + shift:
                 break
             if event.message_id == message_id:
                 found = event.at
-        return found
+        return None if found is None else found - shift
 
     # ----- lobby -----
 
@@ -236,21 +244,46 @@ class Players:
             found = board.find_buttons("Show my hand", enabled=True)
             if not found:
                 return None
+            key = (table.where.id, user.id)
+            old = self.hands.get(key)
+            edits = old.edit_count if old is not None else 0
             try:
                 itx = await fake.click(user, board, found[0])
             except AssertionError:  # replaced meanwhile: use the new table message
                 board = None
                 continue
-            return await self._hand_answer(itx, clicks)
+            hand = await self._hand_answer(itx, clicks, old, edits)
+            if hand is not None:
+                self.hands[key] = hand
+            return hand
         return None
 
-    async def _hand_answer(self, itx: FakeInteraction, clicks: Clicks) -> FakeMessage | None:
+    async def _hand_answer(
+        self,
+        itx: FakeInteraction,
+        clicks: Clicks,
+        old: FakeMessage | None = None,
+        edits: int = 0,
+    ) -> FakeMessage | None:
         try:
             response = await itx.response(self.timeout)
         except AssertionError:
             clicks.failed += 1
             return None
         clicks.hand_ack.append(response.latency)
+        if response.type == CB_UPDATE_LATER and old is not None:  # the old hand, brought up to date
+            try:
+                await self.fake.wait_for(
+                    lambda: old.edit_count > edits or itx.followups, self.timeout, "the hand"
+                )
+            except AssertionError:
+                clicks.failed += 1
+                return None
+            if old.edit_count > edits:
+                shown = self.event_time(old.id, itx.dispatched_at)
+                if shown is not None:
+                    clicks.hand_result.append(shown - itx.dispatched_at)
+                return old
         if response.type == CB_MESSAGE:  # answered at once: a hand, or a refusal without buttons
             if response.message is None or not response.message.buttons:
                 clicks.refused += 1

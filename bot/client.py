@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 import random
@@ -69,6 +70,10 @@ class UnoBot(commands.AutoShardedBot):
         # clicks to other processes, which restore and drive those.
         restored = await self.tables.restore(*owned_shards(self.settings))
         log.info("restored %d tables", len(restored))
+        # What exists now (modules, commands, the restored tables) lives as long as the
+        # process: moved out of the collector's sight, full collections skip it.
+        gc.collect()
+        gc.freeze()
         if self.settings.sync_commands:
             await self.sync_commands(force=self.settings.force_sync)
         else:  # another process syncs; this one still makes its replies' commands clickable

@@ -12,14 +12,17 @@ import asyncio
 import io
 import logging
 from collections.abc import Coroutine
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import ui
 
+from bot.engine.cards import Edition
 from bot.i18n import Lang
 from bot.i18n.pictures import picture_words
-from bot.render import render_hand
+from bot.pictures import PictureQueue, Priority
+from bot.render import render_hand, warm_up_steps
 from bot.tables.commands import (
     Actor,
     CheckHouseRule,
@@ -40,7 +43,7 @@ from .lang import user_lang
 from .latest_hands import LatestHands
 from .open_hands import Editor, OpenHands
 from .rematch import Rematches, threads_allowed_in
-from .replies import NO_PINGS, say
+from .replies import NO_PINGS, let_go, say
 from .ui.board import TableBoard
 from .ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
 from .ui.house import house_panel
@@ -91,7 +94,11 @@ class GameClicks:
     def __init__(self, bot: UnoBot) -> None:
         self.bot = bot
         self.manager: TableManager = bot.tables
-        self.board = TableBoard(bot, self.manager, min_interval=bot.edit_interval)
+        # Every game picture is drawn here: players' pictures before restored tables'.
+        self.pictures = PictureQueue()
+        self.board = TableBoard(
+            bot, self.manager, min_interval=bot.edit_interval, pictures=self.pictures
+        )
         self.pages: dict[tuple[str, int], int] = {}  # (table, seat) -> the hand page shown
         self.hands: KeyedLocks[tuple[str, int]] = KeyedLocks()  # (table, user) -> hand edits
         self._tasks: set[asyncio.Task[None]] = set()
@@ -105,6 +112,16 @@ class GameClicks:
         self.manager.subscribe(self.rematches.on_change)
         self.manager.subscribe(self.latest.on_change)
 
+    def warm_up(self, editions: tuple[Edition, ...] = tuple(Edition)) -> None:
+        """Build the editions' palettes and cards in the background (the first picture of an
+        edition is then as fast as the next): step by step, each behind every picture a player
+        waits for, so a start's first clicks do not share the CPU with it for long."""
+        self.spawn(self._warm_up(editions))
+
+    async def _warm_up(self, editions: tuple[Edition, ...]) -> None:
+        for step in warm_up_steps(editions):
+            await self.pictures.draw(step, priority=Priority.BACKGROUND)
+
     async def close(self) -> None:
         """Stop listening and cancel every background task (at unload)."""
         self.manager.unsubscribe(self.board.on_change)
@@ -116,9 +133,13 @@ class GameClicks:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.pictures.close()
 
     def on_change(self, table: TableSnapshot) -> None:
-        """A listener: a lobby closed by itself shows so; a closed table forgets hand pages."""
+        """A listener: a lobby closed by itself shows so; a closed table forgets hand pages; a
+        restored table that changes has its waiting picture drawn with the players' ones."""
+        if not self.manager.unchanged_since_restore(table):
+            self.pictures.promote(table.table_id)
         if table.status is Status.CANCELLED and not table.started:
             # Not awaited here: listeners run under the table's lock, REST calls must not.
             self.spawn(self.refresh_lobby(table))
@@ -195,7 +216,7 @@ class GameClicks:
         page = self.pages.get(key, 0) if page is None else page
         page = min(max(page, 0), pages_of(hand) - 1)
         self.pages[key] = page
-        png = await asyncio.to_thread(render_hand, hand.view, words=picture_words(tongue))
+        png = await self.pictures.draw(partial(render_hand, words=picture_words(tongue)), hand.view)
         layout = hand_layout(
             outcome.table.table_id,
             outcome.version,
@@ -248,6 +269,7 @@ class GameClicks:
             sent = await interaction.followup.send(
                 view=layout, file=file, ephemeral=True, allowed_mentions=NO_PINGS, wait=True
             )
+            let_go(layout)
         self.remember_hand(
             outcome, user_id, lambda view, png: sent.edit(view=view, attachments=[png]), tongue
         )
@@ -314,11 +336,11 @@ class GameClicks:
         except TableError as exc:
             await say(interaction, refusal(interaction, exc))
             return
+        panel = house_panel(outcome.table, user_lang(interaction))
         await interaction.response.send_message(
-            view=house_panel(outcome.table, user_lang(interaction)),
-            ephemeral=True,
-            allowed_mentions=NO_PINGS,
+            view=panel, ephemeral=True, allowed_mentions=NO_PINGS
         )
+        let_go(panel)
 
     async def on_house(self, interaction: Itx, click: Click) -> None:
         """A preset or an option picked in the house rules panel: the panel and the lobby

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import discord
+from discord import ui
 
 from bot.i18n import N_, lang
 
@@ -48,6 +49,19 @@ def link_commands(client: Any, text: str, guild_id: int | None) -> str:
         return match[0]
 
     return COMMAND_IN_TEXT.sub(in_text, QUOTED_COMMAND.sub(quoted, text))
+
+
+def let_go(view: ui.LayoutView) -> None:
+    """Forget a view just sent in a private message (its buttons are all dynamic items).
+
+    discord.py gives an ephemeral view with buttons a 15-minute timeout: one pending task that
+    keeps the view and its items alive, for every hand shown. Dynamic items are found by their
+    custom ids and need no stored view, so the view is stopped once sent. A view with any other
+    interactive item is left alone: its callbacks need it stored.
+    """
+    items = [item for item in view.walk_children() if item.is_dispatchable()]
+    if all(isinstance(item, ui.DynamicItem) for item in items):
+        view.stop()
 
 
 async def say(interaction: discord.Interaction[Any], text: str) -> None:

@@ -20,7 +20,7 @@ from bot.tables.house_words import preset_label, rules_line
 from bot.tables.notes import note
 from cogs.group import ADMIN_GROUP, Subcommand, add_to_group, remove_from_group
 from cogs.lang import user_lang
-from cogs.replies import NO_PINGS
+from cogs.replies import NO_PINGS, let_go
 from cogs.ui.house import (
     CHOICES,
     PANEL_ACCENT,
@@ -464,11 +464,9 @@ async def settings(interaction: discord.Interaction[UnoBot]) -> None:
             _("The settings are not available right now; please try again."), ephemeral=True
         )
         return
-    await interaction.response.send_message(
-        view=settings_panel(current, user_lang(interaction)),
-        ephemeral=True,
-        allowed_mentions=NO_PINGS,
-    )
+    panel = settings_panel(current, user_lang(interaction))
+    await interaction.response.send_message(view=panel, ephemeral=True, allowed_mentions=NO_PINGS)
+    let_go(panel)
 
 
 SETTINGS_COMMANDS: tuple[Subcommand, ...] = (settings,)

@@ -25,7 +25,7 @@ from .about import about_text, project_url
 from .clicks import GameClicks, actor_of, threads_allowed
 from .group import ADMIN_GROUP, admin_group
 from .lang import server_locale, table_lang, user_lang
-from .replies import NO_PINGS, say
+from .replies import NO_PINGS, let_go, say
 from .translator import CatalogueTranslator
 from .ui.ids import table_key
 from .ui.items import DYNAMIC_ITEMS
@@ -51,6 +51,11 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
         self.manager = bot.tables
         self.clicks = GameClicks(bot)
         super().__init__()
+
+    async def cog_load(self) -> None:
+        # Before the tables are restored: their pictures queue behind the warm-up, and the
+        # first picture of each edition costs no more than the next.
+        self.clicks.warm_up()
 
     async def cog_unload(self) -> None:
         await self.clicks.close()
@@ -238,6 +243,7 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
         await interaction.response.send_message(
             view=view, ephemeral=True, allowed_mentions=NO_PINGS
         )
+        let_go(view)
 
     @app_commands.command(name="help", description="How to play UNO with this bot")
     async def help(self, interaction: Itx) -> None:

@@ -10,6 +10,7 @@ from . import errors
 from .cards import CARD_POINTS, CARD_RANK, CODES, IS_NUMBER, Edition, edition_deck, shuffle
 from .game import Event, Game
 from .rules import RuleSet, Scoring
+from .saving import rng_from_json, rng_to_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +182,6 @@ class Match:
 
     def to_dict(self) -> dict[str, Any]:
         """The whole match, JSON-ready, for durable tables."""
-        state = self.rng.getstate()
         return {
             "rules": self.rules.to_dict(),
             "n": self.n,
@@ -194,7 +194,7 @@ class Match:
             "dealer": self.dealer,
             "dealer_events": list(self.dealer_events),
             "scored": self.round_scored,
-            "rng": [state[0], list(state[1]), state[2]],
+            "rng": rng_to_json(self.rng),
             "game": self.game.to_dict(),
         }
 
@@ -212,10 +212,7 @@ class Match:
         match.forfeit = bool(data["forfeit"])
         match.dealer = int(data["dealer"])
         match.dealer_events = list(data["dealer_events"])
-        rng = random.Random()
-        version, internal, gauss = data["rng"]
-        rng.setstate((version, tuple(internal), gauss))
-        match.rng = rng
+        match.rng = rng_from_json(data["rng"])
         match.game = Game.from_dict(data["game"])
         match.round_scored = bool(data["scored"])
         return match

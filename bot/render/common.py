@@ -222,7 +222,13 @@ def vertical_gradient(size: tuple[int, int], top: RGB, bottom: RGB) -> Image.Ima
 _palettes: BoundedCache[Hashable, Image.Image] = BoundedCache(
     "palettes", 16, 16 * 2048, lambda _: 2048
 )
-_palette_lock = threading.Lock()
+_palette_locks: dict[Hashable, threading.Lock] = {}  # one per palette key: at most 16 in use
+_palette_locks_lock = threading.Lock()
+
+
+def _palette_lock(key: Hashable) -> threading.Lock:
+    with _palette_locks_lock:
+        return _palette_locks.setdefault(key, threading.Lock())
 
 
 def fixed_palette(
@@ -236,7 +242,9 @@ def fixed_palette(
     cached = _palettes.get(key)
     if cached is not None:
         return cached
-    with _palette_lock:  # one thread builds it; the others wait for it
+    # One thread builds each palette; the others wait for that one alone (a player's first
+    # hand never waits for the warm-up to build a table palette).
+    with _palette_lock(key):
         cached = _palettes.get(key)
         if cached is not None:
             return cached

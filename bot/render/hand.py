@@ -207,6 +207,17 @@ def hand_palette(edition: Edition) -> Image.Image:
     )
 
 
+# The newest hand pictures, by view: a player who opens the same hand again (Show my hand
+# twice, a page turned back) gets the same bytes without a redraw. 20 to 60 KiB each.
+# Bound: 192 entries, 4 MiB.
+_pictures: BoundedCache[tuple[HandView, Words], bytes] = BoundedCache(
+    "hand pictures", 192, 4 * 1024 * 1024, len
+)
+
+
 def render_hand(view: HandView, *, words: Words = ENGLISH) -> bytes:
     """A player's hand as PNG bytes."""
-    return encode_png(hand_image(view, words)[0], hand_palette(Edition(view.edition)))
+    return _pictures.get_or_make(
+        (view, words),
+        lambda: encode_png(hand_image(view, words)[0], hand_palette(Edition(view.edition))),
+    )

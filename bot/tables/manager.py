@@ -120,6 +120,11 @@ class TableManager:
         each, so timers and messages resume."""
         return await self.registry.restore(shard_ids, shard_count)
 
+    def unchanged_since_restore(self, table: TableSnapshot) -> bool:
+        """Whether ``table`` is a snapshot of a table as restored at start, with no change
+        since (nobody is waiting to see it: its picture can wait for everyone else's)."""
+        return self.registry.restored.get(table.table_id) == table.version
+
     async def close(self) -> None:
         await self.scheduler.close()
 

@@ -52,6 +52,8 @@ class TableRegistry:
         self.tables: dict[str, Table] = {}
         self.locks: KeyedLocks[str] = KeyedLocks()
         self._saved: dict[str, str] = {}
+        # Tables as restored at start, until their first change: their pictures can wait.
+        self.restored: dict[str, int] = {}
         self._versions: dict[str, int] = {}  # the version each table was last saved at
         self._listeners: list[Listener] = []
 
@@ -133,6 +135,7 @@ class TableRegistry:
                 continue
             self.tables[table.table_id] = table
             self._saved[table.table_id] = record.state
+            self.restored[table.table_id] = table.version
             self._versions[table.table_id] = record.version
             snapshot = snapshot_of(table)
             restored.append(snapshot)
@@ -158,6 +161,7 @@ class TableRegistry:
         table.bump()
         table.refresh_deadline(self.clock())
         self.tables[table.table_id] = table
+        self.restored.pop(table.table_id, None)
         try:
             if table.status is Status.FINISHED and table.match is not None:
                 if self.storage is not None:

@@ -21,7 +21,7 @@ from bot.storage.models import Season
 from bot.tables.names import safe_name
 from cogs.group import Subcommand
 from cogs.lang import user_lang
-from cogs.replies import NO_PINGS, link_commands, say
+from cogs.replies import NO_PINGS, let_go, link_commands, say
 
 from .export import export_csv
 from .items import (
@@ -316,6 +316,7 @@ async def forget_me(interaction: Itx) -> None:
     assert interaction.guild_id is not None
     layout = forget_layout(interaction.guild_id, interaction.user.id, user_lang(interaction))
     await interaction.response.send_message(view=layout, ephemeral=True, allowed_mentions=NO_PINGS)
+    let_go(layout)
 
 
 LEAGUE_COMMANDS: tuple[Subcommand, ...] = (

@@ -8,11 +8,13 @@ import contextlib
 import io
 import logging
 from collections.abc import Iterator
+from functools import partial
 
 import discord
 
 from bot.i18n import lang
 from bot.i18n.pictures import picture_words
+from bot.pictures import PictureQueue, Priority
 from bot.render import render_scores, render_table
 from bot.tables.manager import TableManager
 from bot.tables.snapshot import TableSnapshot
@@ -32,10 +34,15 @@ class TableBoard:
     """
 
     def __init__(
-        self, client: discord.Client, manager: TableManager, min_interval: float = 1.0
+        self,
+        client: discord.Client,
+        manager: TableManager,
+        min_interval: float = 1.0,
+        pictures: PictureQueue | None = None,
     ) -> None:
         self.client = client
         self.manager = manager
+        self.pictures = pictures or PictureQueue()
         self.min_interval = min_interval
         self._latest: dict[str, TableSnapshot] = {}
         self._dirty: set[str] = set()
@@ -130,11 +137,17 @@ class TableBoard:
 
     async def _picture(self, table: TableSnapshot) -> discord.File:
         words = picture_words(lang(table.locale))  # the table's language, like its text
+        # A table as restored at start waits behind every picture someone is waiting for.
+        restored = self.manager.unchanged_since_restore(table)
+        priority = Priority.BACKGROUND if restored else Priority.INTERACTIVE
+        key = table.table_id
         if table.scores is not None:
-            png = await asyncio.to_thread(render_scores, table.scores, words=words)
+            scores = partial(render_scores, words=words)
+            png = await self.pictures.draw(scores, table.scores, priority=priority, key=key)
             return discord.File(io.BytesIO(png), filename=SCORES_IMAGE)
         assert table.public is not None
-        png = await asyncio.to_thread(render_table, table.public, words=words)
+        draw = partial(render_table, words=words)
+        png = await self.pictures.draw(draw, table.public, priority=priority, key=key)
         return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
 
     async def _refresh(self, table: TableSnapshot) -> None:

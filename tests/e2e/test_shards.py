@@ -248,6 +248,10 @@ async def test_two_shard_processes_each_drive_only_their_own_tables(
         shard_zero = (guilds[0].default_channel, games[0].thread)
         shard_one = (guilds[1].default_channel, games[1].thread)
         assert agents(fake, *shard_zero) == {"zero"}
+        # A restored table is redrawn in the background, behind every player's picture.
+        await fake.wait_for(
+            lambda: "one-again" in agents(fake, *shard_one), what="the restored table redrawn"
+        )
         assert agents(fake, *shard_one) == {"one", "one-again"}
         assert not fake.failed_interactions()
         fake.assert_no_errors()

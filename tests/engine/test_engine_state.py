@@ -204,3 +204,21 @@ def test_saved_states_do_not_change_with_the_game() -> None:
     play_on(match.game, 10_000, 1)
     match.finish_round()
     assert json.dumps(game_dict) == game_saved and json.dumps(match_dict) == saved
+
+
+def test_a_generator_is_saved_packed_and_older_saves_still_load() -> None:
+    import json
+    import random
+
+    from bot.engine.saving import rng_from_json, rng_to_json
+
+    rng = random.Random(42)
+    rng.random()
+    saved = json.loads(json.dumps(rng_to_json(rng)))
+    assert isinstance(saved[1], str) and len(json.dumps(saved)) < 3500
+    assert rng_from_json(saved).getstate() == rng.getstate()
+    version, words, gauss = rng.getstate()
+    older = json.loads(json.dumps([version, list(words), gauss]))  # numbers, as saved before
+    again = rng_from_json(older)
+    assert again.getstate() == rng.getstate()
+    assert [again.random() for _ in range(3)] == [rng.random() for _ in range(3)]

@@ -105,9 +105,12 @@ def test_table_never_draws_a_card_the_public_view_lacks(
 def test_hand_draws_exactly_its_cards_in_order(card_requests: list[str]) -> None:
     game = dealt_game(4)
     view = hand_view(game, 2)
-    render_hand(view)  # the first picture of an edition also draws its palette's samples
+    first = render_hand(view)  # the first picture of an edition also draws its palette's samples
     card_requests.clear()
+    assert render_hand(view) == first and card_requests == []  # the same hand: kept, not redrawn
+    clear_caches("hand pictures")
     data = render_hand(view)
+    assert data == first
     assert decode(data).size == hand_size(len(view.cards))
     assert [c for c in card_requests if c != art.BACK] == list(view.cards)
 

@@ -31,7 +31,7 @@ from bot.tables.commands import (
 from bot.tables.manager import TableManager
 from bot.tables.notes import StaleClick, TableError
 from bot.tables.scheduler import ManualScheduler
-from bot.tables.snapshot import TableSnapshot
+from bot.tables.snapshot import TableSnapshot, snapshot_of
 from bot.tables.table import Status, Table
 
 ALICE, BOB, CAROL, MALLORY = 11, 22, 33, 99
@@ -466,3 +466,21 @@ async def test_a_normal_computer_catches_a_forgotten_uno(storage: Storage) -> No
             continue
         await manager.act("t1", who(user_at(table, seat)), legal(table), table.version)
     pytest.fail("no human went down to one card")
+
+
+async def test_a_restored_table_is_unchanged_until_its_first_change(storage: Storage) -> None:
+    manager = manager_on(storage)
+    await started(manager)
+    live = manager.tables["t1"]
+    # A table of this run was never restored: its pictures are someone's.
+    assert not manager.unchanged_since_restore(snapshot_of(live))
+    fresh = manager_on(storage)
+    [restored] = await fresh.restore()
+    assert restored.version == live.version
+    assert fresh.unchanged_since_restore(restored)
+    heard: list[TableSnapshot] = []
+    fresh.subscribe(heard.append)
+    await move(fresh)
+    assert not fresh.unchanged_since_restore(heard[-1])
+    assert not fresh.unchanged_since_restore(restored)  # forgotten, not kept per table
+    assert fresh.registry.restored == {}
