@@ -16,7 +16,7 @@ from bot.engine.cards import Edition
 from bot.i18n import ENGLISH_LANG, NATIVE_NAMES, SUPPORTED, Lang
 from bot.i18n.game_words import edition_short, edition_title
 from bot.storage import GuildSettings, StorageError
-from bot.tables.house_words import preset_label, rules_line
+from bot.tables.house_words import options_in_force, preset_label
 from bot.tables.notes import note
 from cogs.group import ADMIN_GROUP, Subcommand, add_to_group, remove_from_group
 from cogs.lang import user_lang
@@ -102,7 +102,7 @@ def describe(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
     """The current values, one line each."""
     _ = tongue.gettext
     timer = _timer_label(_timer_name(settings.turn_seconds), tongue)
-    house = rules_line(house_of(settings), tongue)
+    house = options_in_force(house_of(settings), tongue)
     rated = _("change ratings") if settings.rate_house_rules else _("are not rated")
     lines = [
         "## ⚙️ " + _("UNO settings for this server"),

@@ -52,6 +52,15 @@ def rules_line(house: HouseRules, lang: Lang = ENGLISH_LANG) -> str:
     return note("rules_house", rules=SEPARATOR.join(w.render(lang) for w in words)).render(lang)
 
 
+def options_in_force(house: HouseRules, lang: Lang = ENGLISH_LANG) -> str:
+    """The options alone (``stacking (all) · jump-in``), or ``Official rules``: for a line that
+    already says it is about house rules."""
+    words = in_force(house)
+    if not words:
+        return note("rules_official").render(lang)
+    return SEPARATOR.join(w.render(lang) for w in words)
+
+
 def stored_line(options: Mapping[str, object], lang: Lang = ENGLISH_LANG) -> str:
     """The rules line of a recorded match's options (names this version does not know are
     shown as they are)."""

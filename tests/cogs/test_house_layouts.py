@@ -20,7 +20,7 @@ from bot.tables.manager import TableManager
 from bot.tables.scheduler import ManualScheduler
 from bot.tables.snapshot import HandSnapshot, hand_of, snapshot_of
 from bot.tables.table import Table
-from cogs.settings import house_settings_panel, settings_panel
+from cogs.settings import describe, house_settings_panel, settings_panel
 from cogs.ui.hand import HAND_IMAGE, hand_layout
 from cogs.ui.house import house_panel
 from cogs.ui.ids import PickTarget
@@ -190,3 +190,12 @@ def test_the_rules_of_a_table_with_every_option_fit(edition: Edition) -> None:
     texts = [c.content for c in view.walk_children() if isinstance(c, ui.TextDisplay)]
     assert len("\n".join(texts)) > 2000  # more than a plain message holds
     assert texts[-1].count("\n• **") == 10  # every option explained
+
+
+def test_the_settings_name_the_default_house_rules_once() -> None:
+    party = GuildSettings(1, house_rules=PRESETS["party"].to_dict())
+    line = next(x for x in describe(party).splitlines() if x.startswith("**Default house rules"))
+    assert line.startswith("**Default house rules:** stacking (all) · jump-in · 7-0 · ")
+    assert "House rules:" not in line
+    official = next(x for x in describe(GuildSettings(1)).splitlines() if "house rules" in x)
+    assert official.startswith("**Default house rules:** Official rules · ")

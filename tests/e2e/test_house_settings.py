@@ -28,7 +28,7 @@ async def test_a_server_picks_default_house_rules_and_whether_they_are_rated(
     assert panel is not None and "Default house rules:** Official rules" in panel.text
     assert "house-ruled matches are not rated" in panel.text
     await (await fake_discord.select(admin, panel, f"unoset:{guild}:house", ["party"])).response()
-    assert "House rules: stacking (all) · jump-in · 7-0" in panel.text
+    assert "Default house rules:** stacking (all) · jump-in · 7-0 ·" in panel.text
     await (await fake_discord.click(admin, panel, f"unotog:{guild}:hrated")).response()
     assert "house-ruled matches change ratings" in panel.text
     stored = await h.storage.get_settings(guild)
