@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import ui
 
+from bot.crashpoints import crash_point
 from bot.render import render_hand
 from bot.tables.commands import (
     Actor,
@@ -360,6 +361,7 @@ class GameClicks:
                     return
                 outcome, message = exc.current, exc.note
             await interaction.response.defer()
+            crash_point("ack")  # crash tests: killed the instant the click is acknowledged
         if picking is not None or aiming is not None:
             if click.version != outcome.version:
                 picking, aiming, message = None, None, note("hand_out_of_date")

@@ -81,6 +81,11 @@ class Table:
     timer_key: str | None = None  # what the running deadline waits for (seat, phase, round)
     lobby_deadline: float | None = None  # an unstarted lobby closes by itself then
     computers: str | None = "normal"  # the default computer level; None: no computers here
+    # The table message's bookkeeping, saved before and after each post so that a restart
+    # knows every message a table may have left behind:
+    post_nonce: str | None = None  # a post that may have reached Discord under this nonce
+    old_messages: list[int] = field(default_factory=list)  # posted by the table, to delete
+    ping_message_id: int | None = None  # the "your turn" ping now posted, if any
     # Not saved: after a restart nobody can be racing a click drawn before it.
     moves: list[Move] = field(default_factory=list)
 
@@ -177,6 +182,9 @@ class Table:
                 "timer_key": self.timer_key,
                 "lobby_deadline": self.lobby_deadline,
                 "computers": self.computers,
+                "post_nonce": self.post_nonce,
+                "old_messages": self.old_messages,
+                "ping_message_id": self.ping_message_id,
             },
             separators=(",", ":"),
         )
@@ -213,4 +221,7 @@ class Table:
             timer_key=data.get("timer_key"),
             lobby_deadline=data.get("lobby_deadline"),
             computers=data.get("computers", "normal"),
+            post_nonce=data.get("post_nonce"),
+            old_messages=[int(m) for m in data.get("old_messages", [])],
+            ping_message_id=data.get("ping_message_id"),
         )
