@@ -69,7 +69,8 @@ def load_fake() -> ModuleType:
 PATIENCE = 20.0  # seconds a player waits for an answer before counting the click as failed
 SECTIONS = ("rss", "latency", "requests", "pacing", "cpu", "restart")
 EDITIONS = ("classic", "sonic", "mario")
-MESSAGE_ROUTE = re.compile(r"^(?:/api/v\d+)?/channels/(\d+)/messages(?:/\d+)?$")  # the fake records paths without the API prefix
+# The fake records paths without the API prefix.
+MESSAGE_ROUTE = re.compile(r"^(?:/api/v\d+)?/channels/(\d+)/messages(?:/\d+)?$")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 # ----- the bot process -----

@@ -62,7 +62,9 @@ class UnoBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         # The extensions listen to the tables: restored ones resume their timers and messages.
-        restored = await self.tables.restore()
+        # A process on some shards only takes its own guilds' tables: Discord sends the others'
+        # clicks to other processes, which restore and drive those.
+        restored = await self.tables.restore(*owned_shards(self.settings))
         log.info("restored %d tables", len(restored))
         if self.settings.sync_commands:
             for guild_id in self.settings.dev_guild_ids:
@@ -84,6 +86,14 @@ def _tree_class() -> type[app_commands.CommandTree[Any]]:
     module, name = TREE.split(":")
     tree: type[app_commands.CommandTree[Any]] = getattr(importlib.import_module(module), name)
     return tree
+
+
+def owned_shards(settings: Settings) -> tuple[tuple[int, ...] | None, int | None]:
+    """The shard ids and count whose guilds' tables this process restores: (None, None) for
+    every table, when it runs every shard (no SHARD_IDS)."""
+    if settings.shard_ids and settings.shard_count is not None:
+        return settings.shard_ids, settings.shard_count
+    return None, None
 
 
 def _sharding(settings: Settings) -> dict[str, Any]:

@@ -46,6 +46,8 @@ class FakeCore:
       10 is this fake's stand-in, low enough that a bot relying on old messages fails fast;
     - `nonce_window`: how long an enforced nonce makes a repeated post return the first
       message (Discord: "the past few minutes");
+    - `shards`: how many shards GET /gateway/bot recommends (an AutoShardedClient without a
+      shard count connects that many; each hears only of its guilds, see `gateway`);
     - `keep_history`: keep everything a test may read back (every version of a message and
       the attachments it dropped, every request, every interaction). False, for a fake that
       runs for hours (the playground), keeps what Discord itself would still serve: no old
@@ -79,6 +81,7 @@ class FakeCore:
         self.old_message_edit_limit = old_message_edit_limit
         self.nonce_window = nonce_window
         self.record_limit = record_limit
+        self.shards = 1
 
         self._id_counter = itertools.count(1)
         self._last_snowflake = 0

@@ -31,9 +31,9 @@ class InteractionDispatch(FakeCore):
     ) -> FakeInteraction:
         if channel.deleted:
             raise AssertionError(f"channel {channel.id} was deleted: nobody can use it")
-        session = self.gateway.target_session()
-        self.forget_expired()
         guild = self.guild_of(channel)
+        session = self.gateway.target_session(guild.id if guild else None)
+        self.forget_expired()
         iid = self.snowflake()
         token = f"itx-token-{iid}"
         user_locale = check_locale(locale or user.locale)

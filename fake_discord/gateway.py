@@ -1,5 +1,10 @@
 """The gateway: one websocket session per connected bot, zlib-stream frames, IDENTIFY/READY,
-GUILD_CREATE for every guild, and dispatching events to live sessions."""
+GUILD_CREATE for every guild, and dispatching events to live sessions.
+
+Sharding as Discord does it: a session that identified as shard ``[shard_id, shard_count]``
+hears only of the guilds with ``(guild_id >> 22) % shard_count == shard_id`` (direct messages:
+shard 0), and only it receives those guilds' events and interactions. A session that sent no
+shard is shard ``[0, 1]``: every guild."""
 
 from __future__ import annotations
 
@@ -31,6 +36,21 @@ if TYPE_CHECKING:
     from fake_discord.core import FakeCore
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to."""
+    return (guild_id >> 22) % shard_count
+
+
+def valid_shard(shard: Any) -> bool:
+    """An IDENTIFY shard field Discord accepts: [shard_id, shard_count], 0 <= id < count."""
+    if not isinstance(shard, list) or len(shard) != 2:
+        return False
+    if not all(isinstance(x, int) and not isinstance(x, bool) for x in shard):
+        return False
+    shard_id, count = shard
+    return bool(0 <= shard_id < count)
+
+
 @dataclass(eq=False)
 class GatewaySession:
     session_id: str
@@ -45,6 +65,15 @@ class GatewaySession:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     zctx: Any = field(default_factory=zlib.compressobj)
     connected_at: float = field(default_factory=time.perf_counter)
+
+    def handles(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this guild's events here (None: a direct message)."""
+        if not self.shard:
+            return True
+        shard_id, count = self.shard
+        if guild_id is None:
+            return bool(shard_id == 0)
+        return bool(shard_of(guild_id, count) == shard_id)
 
     async def send(self, payload: JSON) -> None:
         # One lock so zlib-stream chunks and sequence numbers stay in order.
@@ -75,18 +104,28 @@ class Gateway:
     def live_sessions(self) -> list[GatewaySession]:
         return [s for s in self.sessions.values() if s.alive and s.ready and not s.ws.closed]
 
-    def target_session(self) -> GatewaySession:
-        """Like Discord with one shard: interactions go to the (newest) connected session."""
-        live = self.live_sessions()
+    def target_session(self, guild_id: int | None = None) -> GatewaySession:
+        """The session a guild's interactions go to: the (newest) connected one on its shard."""
+        live = [s for s in self.live_sessions() if s.handles(guild_id)]
         if not live:
+            if self.live_sessions():
+                raise AssertionError(
+                    f"no bot is connected on the shard of guild {guild_id}: nobody receives it"
+                )
             raise AssertionError("no bot is connected to the fake gateway")
         return max(live, key=lambda s: s.connected_at)
 
     async def broadcast(
-        self, event: str, make: Callable[[GatewaySession], JSON], *, intent: int | None = None
+        self,
+        event: str,
+        make: Callable[[GatewaySession], JSON],
+        *,
+        guild_id: int | None,
+        intent: int | None = None,
     ) -> None:
+        """Send an event of this guild (None: a direct message) to the sessions on its shard."""
         for session in self.live_sessions():
-            if intent is None or session.intents & intent:
+            if session.handles(guild_id) and (intent is None or session.intents & intent):
                 await session.send({"op": OP_DISPATCH, "t": event, "d": make(session)})
 
     def drop_session(self, session_id: str | None) -> None:
@@ -146,11 +185,17 @@ class Gateway:
                 await session.ws.close(code=4004, message=b"Authentication failed.")
                 return
             session.intents = int(data.get("intents", 0))
-            session.shard = data.get("shard")  # sharded clients identify as [id, count]
+            shard = data.get("shard")  # sharded clients identify as [id, count]
+            if shard is not None and not valid_shard(shard):
+                await session.ws.close(code=4010, message=b"Invalid shard.")
+                return
+            session.shard = [int(shard[0]), int(shard[1])] if shard is not None else None
             self.sessions[session.session_id] = session
             await session.send({"op": OP_DISPATCH, "t": "READY", "d": self.ready_payload(session)})
             session.ready = True
             for guild in self.fake.guilds.values():
+                if not session.handles(guild.id):
+                    continue
                 await session.send(
                     {"op": OP_DISPATCH, "t": "GUILD_CREATE", "d": self.guild_payload(guild)}
                 )
@@ -179,7 +224,9 @@ class Gateway:
             **extra,
             "v": 10,
             "user": {**fake.bot_user.to_payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in fake.guilds],
+            "guilds": [
+                {"id": str(g), "unavailable": True} for g in fake.guilds if session.handles(g)
+            ],
             "session_id": session.session_id,
             "resume_gateway_url": fake.gateway_url,
             "application": {"id": str(fake.application_id), "flags": 0},

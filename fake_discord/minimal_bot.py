@@ -265,8 +265,11 @@ async def settings(interaction: discord.Interaction[Any]) -> None:
 
 
 class MinimalBot(commands.Bot):
-    def __init__(self, *, sync_guild_id: int | None = None) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+    def __init__(self, *, sync_guild_id: int | None = None, **options: Any) -> None:
+        # options: discord.Client's, e.g. shard_id and shard_count for one shard of several.
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options
+        )
         self.sync_guild_id = sync_guild_id
         self.slow_delay = 0.0
         self.hands: dict[int, discord.WebhookMessage] = {}

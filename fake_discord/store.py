@@ -103,7 +103,9 @@ class MessageStore:
                 data["member"] = member
         if msg.guild_id:
             data["guild_id"] = str(msg.guild_id)
-        await fake.gateway.broadcast(event, lambda s: data, intent=INTENT_GUILD_MESSAGES)
+        await fake.gateway.broadcast(
+            event, lambda s: data, guild_id=msg.guild_id or None, intent=INTENT_GUILD_MESSAGES
+        )
 
     def record(self, kind: str, msg: FakeMessage, via: str) -> None:
         self.fake.traffic.record_write(kind, msg.channel_id, msg.id, via)

@@ -41,6 +41,7 @@ class RequestRecord:
     route: str  # the matched route template, e.g. "/channels/{channel_id}/messages"
     channel_id: int | None
     status: int = 0  # filled in when answered
+    agent: str = ""  # the User-Agent header: tells apart bot processes sharing the fake
 
     @property
     def kind(self) -> str:
@@ -68,9 +69,9 @@ class Traffic:
     limit: int | None = None  # keep about this many of each (None: all)
 
     def record_request(
-        self, method: str, path: str, route: str, channel_id: int | None
+        self, method: str, path: str, route: str, channel_id: int | None, agent: str = ""
     ) -> RequestRecord:
-        record = RequestRecord(self.now(), method, path, route, channel_id)
+        record = RequestRecord(self.now(), method, path, route, channel_id, agent=agent)
         self.log.append(record)
         trim(self.log, self.limit)
         return record

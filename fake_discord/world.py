@@ -178,7 +178,9 @@ class WorldBuilding(WorldQueries):
         self.guilds[guild.id] = guild
         channel = self._new_channel(guild, channel_name, CH_TEXT, None, self._fixed_id(channel_id))
         guild.default_channel_id = channel.id
-        await self.gateway.broadcast("GUILD_CREATE", lambda s: self.gateway.guild_payload(guild))
+        await self.gateway.broadcast(
+            "GUILD_CREATE", lambda s: self.gateway.guild_payload(guild), guild_id=guild.id
+        )
         return guild
 
     async def create_channel(
@@ -200,9 +202,11 @@ class WorldBuilding(WorldQueries):
             channel.thread_members.add(guild.owner_id)
         if channel.is_thread:
             payload = {**channel.to_payload(), "newly_created": True}
-            await self.gateway.broadcast("THREAD_CREATE", lambda s: payload)
+            await self.gateway.broadcast("THREAD_CREATE", lambda s: payload, guild_id=guild.id)
         else:
-            await self.gateway.broadcast("CHANNEL_CREATE", lambda s: channel.to_payload())
+            await self.gateway.broadcast(
+                "CHANNEL_CREATE", lambda s: channel.to_payload(), guild_id=guild.id
+            )
         return channel
 
     async def delete_channel(self, channel: ChannelRef) -> FakeChannel:
@@ -218,7 +222,7 @@ class WorldBuilding(WorldQueries):
         if guild is not None:
             guild.channels.pop(ch.id, None)
         event = "THREAD_DELETE" if ch.is_thread else "CHANNEL_DELETE"
-        await self.gateway.broadcast(event, lambda s: ch.to_payload())
+        await self.gateway.broadcast(event, lambda s: ch.to_payload(), guild_id=ch.guild_id)
         self._emit(ChannelChanged(ch))
         self._notify()
         return ch
@@ -230,7 +234,7 @@ class WorldBuilding(WorldQueries):
         role = FakeRole(self.snowflake(), guild.id, name, permissions, pos)
         guild.roles[role.id] = role
         payload = {"guild_id": str(guild.id), "role": role.to_payload()}
-        await self.gateway.broadcast("GUILD_ROLE_CREATE", lambda s: payload)
+        await self.gateway.broadcast("GUILD_ROLE_CREATE", lambda s: payload, guild_id=guild.id)
         return role
 
     async def add_member(
@@ -245,7 +249,7 @@ class WorldBuilding(WorldQueries):
         guild.members[user.id] = member
         payload = {**member.to_payload(), "guild_id": str(guild.id)}
         await self.gateway.broadcast(
-            "GUILD_MEMBER_ADD", lambda s: payload, intent=INTENT_GUILD_MEMBERS
+            "GUILD_MEMBER_ADD", lambda s: payload, guild_id=guild.id, intent=INTENT_GUILD_MEMBERS
         )
         return member
 
@@ -274,7 +278,10 @@ class WorldBuilding(WorldQueries):
         member.roles = [r.id for r in roles]
         payload = {**member.to_payload(), "guild_id": str(guild.id)}
         await self.gateway.broadcast(
-            "GUILD_MEMBER_UPDATE", lambda s: payload, intent=INTENT_GUILD_MEMBERS
+            "GUILD_MEMBER_UPDATE",
+            lambda s: payload,
+            guild_id=guild.id,
+            intent=INTENT_GUILD_MEMBERS,
         )
 
     def _new_channel(

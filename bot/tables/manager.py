@@ -105,9 +105,12 @@ class TableManager:
     def unsubscribe(self, listener: Listener) -> None:
         self.registry.unsubscribe(listener)
 
-    async def restore(self) -> list[TableSnapshot]:
-        """Load every saved table; listeners hear of each, so timers and messages resume."""
-        return await self.registry.restore()
+    async def restore(
+        self, shard_ids: Collection[int] | None = None, shard_count: int | None = None
+    ) -> list[TableSnapshot]:
+        """Load the saved tables (all, or those of guilds on these shards); listeners hear of
+        each, so timers and messages resume."""
+        return await self.registry.restore(shard_ids, shard_count)
 
     async def close(self) -> None:
         await self.scheduler.close()
@@ -353,10 +356,11 @@ class TableManager:
         try:
             await self._finish(table, None, change)
         except TableError:
-            # Not saved, so rolled back: arm the timers again from what is saved.
             live = self.registry.tables.get(table.table_id)
-            if live is not None:
-                self.autopilot.on_commit(snapshot_of(live))
+            if live is None:
+                return  # let go: another process wrote it (the registry logged why)
+            # Not saved, so rolled back: arm the timers again from what is saved.
+            self.autopilot.on_commit(snapshot_of(live))
             raise
 
     async def expire_lobby(self, table_id: str) -> None:

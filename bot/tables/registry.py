@@ -4,16 +4,19 @@ Every change ends in ``commit``: under the table's lock the changed table gets a
 and is saved; only then are the listeners told, with an immutable snapshot. If the save fails,
 the table goes back to what was last saved, so no acknowledged change is ever lost and no
 unsaved one is ever shown.
+
+Each write names the version it was made from, so the database refuses it when another
+process wrote the table meanwhile; this process then lets the table go (it is not its own).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
-from bot.storage import MatchRecord, StorageError, TableRecord
+from bot.storage import MatchRecord, StaleTableError, StorageError, TableRecord
 
 from .locks import KeyedLocks
 from .notes import TableError
@@ -30,11 +33,15 @@ ENDED = (Status.FINISHED, Status.CANCELLED)
 class TableStore(Protocol):
     """What the tables need from storage (bot.storage.Storage provides it)."""
 
-    async def save_table(self, record: TableRecord) -> None: ...
-    async def delete_table(self, table_id: str) -> bool: ...
-    async def load_tables(self) -> list[TableRecord]: ...
+    async def save_table(self, record: TableRecord, seen: int | None = None) -> None: ...
+    async def delete_table(self, table_id: str, seen: int | None = None) -> bool: ...
+    async def load_tables(
+        self, shard_ids: Collection[int] | None = None, shard_count: int | None = None
+    ) -> list[TableRecord]: ...
     async def touch_table(self, record: TableRecord) -> bool: ...
-    async def record_match(self, record: MatchRecord, table_id: str | None = None) -> bool: ...
+    async def record_match(
+        self, record: MatchRecord, table_id: str | None = None, *, table_version: int | None = None
+    ) -> bool: ...
 
 
 class TableRegistry:
@@ -50,6 +57,7 @@ class TableRegistry:
         self.keep_ended = False  # set by whoever shows ended tables (and then forgets them)
         self.locks: KeyedLocks[str] = KeyedLocks()
         self._saved: dict[str, str] = {}
+        self._versions: dict[str, int] = {}  # the version each table was last saved at
         self._listeners: list[Listener] = []
 
     # ----- listeners -----
@@ -114,12 +122,15 @@ class TableRegistry:
             updated_at=self.clock(),
         )
 
-    async def restore(self) -> list[TableSnapshot]:
-        """Load every saved table and tell the listeners about each (at start)."""
+    async def restore(
+        self, shard_ids: Collection[int] | None = None, shard_count: int | None = None
+    ) -> list[TableSnapshot]:
+        """Load the saved tables and tell the listeners about each (at start): every table, or
+        with shard ids and count only those of guilds on these shards (this process's own)."""
         if self.storage is None:
             return []
         restored = []
-        for record in await self.storage.load_tables():
+        for record in await self.storage.load_tables(shard_ids, shard_count):
             try:
                 table = Table.from_record(record.state)
             except (ValueError, KeyError, TypeError):
@@ -131,6 +142,7 @@ class TableRegistry:
             else:
                 self.tables[table.table_id] = table
             self._saved[table.table_id] = record.state
+            self._versions[table.table_id] = record.version
             snapshot = snapshot_of(table)
             restored.append(snapshot)
             self._notify(snapshot)
@@ -143,8 +155,16 @@ class TableRegistry:
         else:
             self.tables[table_id] = Table.from_record(saved)
 
+    def _let_go(self, table_id: str) -> None:
+        """Forget a table another process wrote: its timers find it gone and stop."""
+        self.tables.pop(table_id, None)
+        self.ended.pop(table_id, None)
+        self._saved.pop(table_id, None)
+        self._versions.pop(table_id, None)
+
     async def commit(self, table: Table) -> TableSnapshot:
         """Save a changed table under a new version (or record its finished match), then tell."""
+        seen = self._versions.get(table.table_id, 0)
         table.bump()
         table.refresh_deadline(self.clock())
         self.tables[table.table_id] = table
@@ -155,32 +175,40 @@ class TableRegistry:
                 # records the match if the crash came before that).
                 record_ = self._record(table)
                 if self.storage is not None:
-                    await self.storage.save_table(record_)
+                    await self.storage.save_table(record_, seen)
                 self._saved[table.table_id] = record_.state
+                self._versions[table.table_id] = record_.version
             elif table.status is Status.FINISHED and table.match is not None:
                 if self.storage is not None:
                     record = match_record(table, self.clock())
-                    await self.storage.record_match(record, table.table_id)
+                    await self.storage.record_match(record, table.table_id, table_version=seen)
                 table.recorded = True
             elif table.status is Status.CANCELLED:
                 if self.storage is not None:
-                    await self.storage.delete_table(table.table_id)
+                    await self.storage.delete_table(table.table_id, seen)
             else:
                 record_ = self._record(table)
                 if self.storage is not None:
-                    await self.storage.save_table(record_)
+                    await self.storage.save_table(record_, seen)
                 self._saved[table.table_id] = record_.state
+                self._versions[table.table_id] = record_.version
+        except StaleTableError as error:
+            # Another process wrote this table since this one last saved it: this change is
+            # refused whole, and the table is no longer driven from here.
+            log.warning("table %s changed elsewhere; dropped here: %s", table.table_id, error)
+            self._let_go(table.table_id)
+            raise TableError("gone") from None
         except StorageError:
             log.exception("could not save table %s", table.table_id)
             self._rollback(table.table_id)
             raise TableError("save_failed") from None
         if table.status in ENDED:
-            self.tables.pop(table.table_id, None)
             if keep:
+                self.tables.pop(table.table_id, None)
                 self.ended[table.table_id] = table
                 await self._record_ended(table)
             else:
-                self._saved.pop(table.table_id, None)
+                self._let_go(table.table_id)
         snapshot = snapshot_of(table)
         self._notify(snapshot)
         return snapshot
@@ -209,20 +237,21 @@ class TableRegistry:
                 return False
             if self.storage is not None:
                 try:
-                    await self.storage.delete_table(table_id)
+                    await self.storage.delete_table(table_id, self._versions.get(table_id))
+                except StaleTableError as error:
+                    log.warning("table %s changed elsewhere; dropped here: %s", table_id, error)
                 except StorageError:
                     log.warning("could not remove the ended table %s yet", table_id)
                     return False
-            self.ended.pop(table_id, None)
-            self._saved.pop(table_id, None)
+            self._let_go(table_id)
             return True
 
     async def drop(self, table_id: str) -> TableSnapshot | None:
         """Close a table whose channel is gone: unrecorded, unsaved, its players free again.
         Listeners hear of it as cancelled (timers stop); None if it was not here."""
         async with self.hold(table_id):
-            table = self.tables.pop(table_id, None) or self.ended.pop(table_id, None)
-            self._saved.pop(table_id, None)
+            table = self.tables.get(table_id) or self.ended.get(table_id)
+            self._let_go(table_id)
             if table is None:
                 return None
             if self.storage is not None:
@@ -252,6 +281,10 @@ class TableRegistry:
             if self.storage is not None:
                 try:
                     await self.storage.touch_table(record)
+                except StaleTableError as error:
+                    log.warning("table %s changed elsewhere; dropped here: %s", table_id, error)
+                    self._let_go(table_id)
+                    return False
                 except StorageError:
                     log.warning("could not save the message ids of table %s", table_id)
                     _restore_messages(live, before)

@@ -114,6 +114,7 @@ def _middleware(fake: FakeDiscord) -> Any:
                 path.removeprefix(API_PREFIX),
                 _route_of(request),
                 int(channel_id) if channel_id and channel_id.isdigit() else None,
+                request.headers.get("User-Agent", ""),
             )
         try:
             if record is None:

@@ -44,7 +44,7 @@ class ApplicationRoutes:
         return json_response(
             {
                 "url": self.fake.gateway_url,
-                "shards": 1,
+                "shards": self.fake.shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,

@@ -112,7 +112,9 @@ class ChannelRoutes:
             if key in body:
                 setattr(channel, key, body[key])
         event = "THREAD_UPDATE" if channel.is_thread else "CHANNEL_UPDATE"
-        await self.fake.gateway.broadcast(event, lambda s: channel.to_payload())
+        await self.fake.gateway.broadcast(
+            event, lambda s: channel.to_payload(), guild_id=channel.guild_id
+        )
         self.fake._emit(ChannelChanged(channel))
         self.fake._notify()
         return json_response(channel.to_payload())
@@ -219,7 +221,9 @@ class ChannelRoutes:
         thread.thread_members.add(fake.bot_user.id)
         fake._emit(ChannelChanged(thread))
         await fake.gateway.broadcast(
-            "THREAD_CREATE", lambda s: {**thread.to_payload(), "newly_created": True}
+            "THREAD_CREATE",
+            lambda s: {**thread.to_payload(), "newly_created": True},
+            guild_id=thread.guild_id,
         )
         fake._notify()
         return thread

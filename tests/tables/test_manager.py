@@ -221,7 +221,7 @@ async def test_failed_save_changes_nothing(
     table = await started(manager)
     before = table.to_record()
 
-    async def broken(record: object) -> None:
+    async def broken(record: object, seen: object = None) -> None:
         raise StorageWriteError("database or disk is full")
 
     monkeypatch.setattr(storage, "save_table", broken)
