@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser  # noqa: E402
 from tests.e2e.child import ChildBot, saved_tables  # noqa: E402
 
-ANSWERS = ("color", "accept", "draw")  # a hand button the awaited seat has in every phase
+ANSWERS = ("color", "accept", "keep", "draw")  # a button the awaited seat has in every phase
 
 
 def quantile(values: list[float], q: float) -> float | None:
