@@ -233,8 +233,8 @@ class TableRegistry:
             if table is None:
                 return False
             await self._record_ended(table)
-            if not table.recorded:
-                return False
+            if table.status is Status.FINISHED and not table.recorded:
+                return False  # kept until its match is recorded
             if self.storage is not None:
                 try:
                     await self.storage.delete_table(table_id, self._versions.get(table_id))
