@@ -374,8 +374,8 @@ class TableBoard:
     async def _write(self, table: TableSnapshot, request: Any) -> Any:
         """One paced write to the table's channel; a lost channel becomes ``LostChannel``."""
         try:
-            await self.pacer.wait(table.game_channel_id)
-            return await request
+            async with self.pacer.slot(table.game_channel_id):
+                return await request
         except discord.HTTPException as exc:
             if channel_lost(exc):
                 raise LostChannel from exc

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 
 from bot.tables.locks import KeyedLocks
 
@@ -14,13 +15,15 @@ Sleep = Callable[[float], Awaitable[None]]
 
 LIMIT = 5  # Discord's message writes per channel...
 PER = 5.0  # ...in any 5 seconds
-MARGIN = 0.1  # seconds added to the window: requests arrive a little apart from when they left
+MARGIN = 0.05  # seconds added to the window, for clocks that tick coarsely
 
 
 class ChannelPacer:
-    """A sliding window of the last writes to each channel; ``wait`` takes a slot, sleeping
-    until one is free. Writers of one channel are served in order. Only channels written to
-    within the window are remembered, so the memory stays bounded by the active channels."""
+    """A sliding window of the last writes to each channel; ``slot`` takes one, sleeping until
+    one is free. A write counts from when its answer came back (a request reaches Discord
+    between its start and its answer), so Discord never sees more than ``limit`` in ``per`` s.
+    Writers of one channel are served in order. Only channels written to within the window are
+    remembered, so the memory stays bounded by the active channels."""
 
     def __init__(
         self,
@@ -35,7 +38,7 @@ class ChannelPacer:
         self.per = per + margin
         self.clock = clock
         self.sleep = sleep
-        self._writes: OrderedDict[int, deque[float]] = OrderedDict()  # oldest use first
+        self._writes: OrderedDict[int, deque[list[float]]] = OrderedDict()  # oldest use first
         self._turns: KeyedLocks[int] = KeyedLocks()
 
     def __len__(self) -> int:
@@ -48,28 +51,40 @@ class ChannelPacer:
         writes = self._writes.get(channel_id)
         if writes is None:
             return 0.0
-        while writes and now - writes[0] >= self.per:
-            writes.popleft()
-        if len(writes) < self.limit:
+        # A write still under way may reach Discord at any moment: it counts as made now.
+        times = [stamp[0] if stamp[1] else now for stamp in writes]
+        recent = [t for t in times if now - t < self.per]
+        if len(recent) < self.limit:
             return 0.0
-        return writes[0] + self.per - now
+        return min(recent) + self.per - now
 
     async def ready(self, channel_id: int) -> None:
         """Wait until a write to the channel may go out, without taking the slot."""
         while (wait := self.delay(channel_id)) > 0:
             await self.sleep(wait)
 
-    async def wait(self, channel_id: int) -> None:
-        """Take a write slot in the channel, waiting as long as its window is full."""
+    @asynccontextmanager
+    async def slot(self, channel_id: int) -> AsyncIterator[None]:
+        """Hold a write slot in the channel for the request made inside the block."""
         async with self._turns.hold(channel_id):
             await self.ready(channel_id)
             writes = self._writes.pop(channel_id, None) or deque(maxlen=self.limit)
-            writes.append(self.clock())
+            stamp = [self.clock(), 0.0]  # when, and whether the answer came back
+            writes.append(stamp)
             self._writes[channel_id] = writes  # now the most recently used
+        try:
+            yield
+        finally:
+            stamp[0], stamp[1] = max(stamp[0], self.clock()), 1.0  # counted from the answer
+
+    async def wait(self, channel_id: int) -> None:
+        """Take a write slot in the channel for a write made now."""
+        async with self.slot(channel_id):
+            pass
 
     def _forget_idle(self, now: float) -> None:
         while self._writes:
             channel_id, writes = next(iter(self._writes.items()))
-            if writes and now - writes[-1] < self.per:
+            if any(not stamp[1] or now - stamp[0] < self.per for stamp in writes):
                 return
             del self._writes[channel_id]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from cogs.ui.pacer import ChannelPacer
 
@@ -96,3 +97,15 @@ async def test_only_channels_written_to_within_the_window_are_remembered() -> No
     t.now += 60
     await pacer.wait(1000)
     assert len(pacer) == 1
+
+
+async def test_a_write_counts_from_its_answer_and_counts_as_now_while_under_way() -> None:
+    t = Time()
+    pacer = ChannelPacer(clock=t.clock, sleep=t.sleep, margin=0.0)
+    async with contextlib.AsyncExitStack() as stack:
+        for _ in range(5):
+            await stack.enter_async_context(pacer.slot(4))
+        t.now += 30  # five slow requests still waiting for their answers
+        assert pacer.delay(4) == 5.0
+    t.now += 1  # answered a second later: the window runs from their answers
+    assert pacer.delay(4) == 4.0
