@@ -1,4 +1,5 @@
-"""UnoBot: opens storage, loads the cogs as extensions by name, restores tables, syncs commands."""
+"""UnoBot: opens storage, loads the cogs as extensions by name, restores tables, syncs commands
+(only when they changed)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.storage import Storage, open_storage
+from bot.sync import CommandIds, SyncedHashes, learn_ids, sync_commands
 from bot.tables.manager import TableManager
 from bot.tables.scheduler import Scheduler
 
@@ -51,6 +53,7 @@ class UnoBot(commands.AutoShardedBot):
         self.storage = storage
         self._owns_storage = storage is None
         self.edit_interval = edit_interval
+        self.command_ids = CommandIds()  # filled by the sync: replies mention </uno new:ID>
         self.tables = TableManager(
             None, scheduler=scheduler or Scheduler(), rng=rng, computer_delay=computer_delay
         )
@@ -67,12 +70,28 @@ class UnoBot(commands.AutoShardedBot):
         restored = await self.tables.restore(*owned_shards(self.settings))
         log.info("restored %d tables", len(restored))
         if self.settings.sync_commands:
-            for guild_id in self.settings.dev_guild_ids:
-                guild = discord.Object(guild_id)
-                self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-            if not self.settings.dev_guild_ids:
-                await self.tree.sync()
+            await self.sync_commands(force=self.settings.force_sync)
+        else:  # another process syncs; this one still makes its replies' commands clickable
+            await learn_ids(self.tree, self._command_scopes(), self.command_ids)
+
+    async def sync_commands(self, *, force: bool = False) -> list[int | None]:
+        """Sync the slash commands where the tree changed (to the development guilds alone
+        when DEV_GUILD_IDS is set, where they show at once); learn their ids for mentions."""
+        for guild_id in self.settings.dev_guild_ids:
+            self.tree.copy_global_to(guild=discord.Object(guild_id))
+        hashes = SyncedHashes(self.settings.sync_state_path)
+        return await sync_commands(
+            self.tree,
+            self.application_id,
+            self._command_scopes(),
+            hashes,
+            self.command_ids,
+            force=force,
+        )
+
+    def _command_scopes(self) -> list[int | None]:
+        """Where the commands live: the development guilds, or global (None)."""
+        return list(self.settings.dev_guild_ids) or [None]
 
     async def close(self) -> None:
         await self.tables.close()

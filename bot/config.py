@@ -45,10 +45,16 @@ class Settings:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] = ()
     log_level: str = "INFO"
-    sync_commands: bool = True
+    sync_commands: bool = True  # sync slash commands at start when the command tree changed
+    force_sync: bool = False  # sync at start even when the tree is unchanged
     # postgresql://user:password@host/db: use PostgreSQL instead of the SQLite file. It may
     # hold a password, so it is a Secret (never shown in a repr or a log).
     database_url: Secret | None = field(default=None, repr=False)
+
+    @property
+    def sync_state_path(self) -> Path:
+        """Where the last synced command tree's hash is kept: next to the SQLite file."""
+        return self.database_path.with_name("commands-synced.json")
 
     @classmethod
     def from_env(
@@ -73,6 +79,9 @@ class Settings:
         level = source.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             raise ConfigError("LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        sync = source.get("SYNC_COMMANDS", "1").strip().lower() or "1"
+        if sync not in {"0", "1", "false", "true", "no", "yes", "always"}:
+            raise ConfigError("SYNC_COMMANDS must be 1 (when changed), 0 (never) or always")
         database_url = source.get("DATABASE_URL", "").strip()
         if database_url and not database_url.startswith(("postgresql://", "postgres://")):
             raise ConfigError(
@@ -86,6 +95,7 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             log_level=level,
-            sync_commands=source.get("SYNC_COMMANDS", "1").strip() not in {"0", "false", "no"},
+            sync_commands=sync not in {"0", "false", "no"},
+            force_sync=sync == "always",
             database_url=Secret(database_url) if database_url else None,
         )

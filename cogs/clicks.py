@@ -35,12 +35,23 @@ from bot.tables.snapshot import HandSnapshot, Outcome, TableSnapshot
 from bot.tables.table import Status
 
 from .house_rule import HouseRuleModal
-from .open_hands import OpenHands
+from .latest_hands import LatestHands
+from .open_hands import Editor, OpenHands
+from .rematch import Rematches, threads_allowed_in
 from .replies import NO_PINGS, say
 from .ui.board import TableBoard
 from .ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
 from .ui.house import house_panel
-from .ui.ids import Broken, Click, OpenHouseRule, OpenHouseRules, PickColor, PickTarget, TurnPage
+from .ui.ids import (
+    Broken,
+    Click,
+    OpenHouseRule,
+    OpenHouseRules,
+    PickColor,
+    PickTarget,
+    Rematch,
+    TurnPage,
+)
 from .ui.lobby import lobby_view
 
 if TYPE_CHECKING:
@@ -79,15 +90,21 @@ class GameClicks:
         self._tasks: set[asyncio.Task[None]] = set()
         self._lobbies: dict[str, TableSnapshot] = {}  # lobby messages waiting to be redrawn
         self.open_hands = OpenHands(self)
+        self.rematches = Rematches(self)
+        self.latest = LatestHands()
         self.manager.subscribe(self.board.on_change)
         self.manager.subscribe(self.on_change)
         self.manager.subscribe(self.open_hands.on_change)
+        self.manager.subscribe(self.rematches.on_change)
+        self.manager.subscribe(self.latest.on_change)
 
     async def close(self) -> None:
         """Stop listening and cancel every background task (at unload)."""
         self.manager.unsubscribe(self.board.on_change)
         self.manager.unsubscribe(self.on_change)
         self.manager.unsubscribe(self.open_hands.on_change)
+        self.manager.unsubscribe(self.rematches.on_change)
+        self.manager.unsubscribe(self.latest.on_change)
         await self.board.close()
         for task in list(self._tasks):
             task.cancel()
@@ -182,22 +199,46 @@ class GameClicks:
         )
         return layout, discord.File(io.BytesIO(png), filename=HAND_IMAGE)
 
-    async def show_hand(self, interaction: Itx, table_id: str, text: str | None = None) -> None:
-        """A fresh private hand message (Show my hand, /uno hand)."""
+    async def show_hand(
+        self, interaction: Itx, table_id: str, text: str | None = None, *, reuse: bool = False
+    ) -> None:
+        """The player's private hand (Show my hand, /uno hand). With ``reuse`` (a button),
+        their newest hand message is brought up to date where Discord allows, rather than
+        posting another."""
         try:
             outcome = await self.manager.act(table_id, actor_of(interaction), ShowHand())
         except TableError as exc:
             await say(interaction, exc.message)
             return
         assert outcome.hand is not None
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        layout, file = await self.hand_message(outcome, outcome.hand, note=text)
-        sent = await interaction.followup.send(
-            view=layout, file=file, ephemeral=True, allowed_mentions=NO_PINGS, wait=True
+        user_id = interaction.user.id
+        async with self.hands.hold((table_id, user_id)):  # never drawn over a click's result
+            latest = self.latest.reusable(table_id, user_id, outcome.version) if reuse else None
+            if latest is not None:
+                await interaction.response.defer()  # the click is answered by the edit alone
+                layout, file = await self.hand_message(outcome, outcome.hand, note=text)
+                try:
+                    await latest.edit(layout, file)
+                except discord.HTTPException:
+                    self.latest.forget(table_id, user_id)  # too old or gone: post a new one
+                else:
+                    latest.version = outcome.version
+                    return
+                layout, file = await self.hand_message(outcome, outcome.hand, note=text)
+            else:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                layout, file = await self.hand_message(outcome, outcome.hand, note=text)
+            sent = await interaction.followup.send(
+                view=layout, file=file, ephemeral=True, allowed_mentions=NO_PINGS, wait=True
+            )
+        self.remember_hand(
+            outcome, user_id, lambda view, png: sent.edit(view=view, attachments=[png])
         )
-        self.open_hands.remember(
-            outcome, interaction.user.id, lambda view, png: sent.edit(view=view, attachments=[png])
-        )
+
+    def remember_hand(self, outcome: Outcome, user_id: int, edit: Editor) -> None:
+        """A hand message was drawn: the newest of this player's, and maybe an open hand."""
+        self.latest.remember(outcome, user_id, edit)
+        self.open_hands.remember(outcome, user_id, edit)
 
     # ----- clicks -----
 
@@ -209,6 +250,8 @@ class GameClicks:
             await self.on_lobby(interaction, click)
         elif click.surface == "house":
             await self.on_house(interaction, click)
+        elif click.surface == "rematch":
+            await self.rematches.press(interaction, click.table_id, actor_of(interaction))
         elif click.surface == "table":
             await self.on_table(interaction, click)
         else:
@@ -227,7 +270,7 @@ class GameClicks:
         if isinstance(request, Start):
             await self._start(interaction, click.table_id)
             return
-        assert not isinstance(request, TurnPage | PickColor | PickTarget)
+        assert not isinstance(request, TurnPage | PickColor | PickTarget | Rematch)
         try:
             outcome = await self.manager.act(click.table_id, actor, request)
         except TableError as exc:
@@ -262,7 +305,7 @@ class GameClicks:
         message show it."""
         request = click.request
         assert not isinstance(
-            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules
+            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules | Rematch
         )
         try:
             outcome = await self.manager.act(click.table_id, actor_of(interaction), request)
@@ -308,10 +351,10 @@ class GameClicks:
     async def on_table(self, interaction: Itx, click: Click) -> None:
         request = click.request
         if isinstance(request, ShowHand):
-            await self.show_hand(interaction, click.table_id)
+            await self.show_hand(interaction, click.table_id, reuse=True)
             return
         assert not isinstance(
-            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules
+            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules | Rematch
         )
         with self.board.hold(click.table_id):  # the answer goes out before the picture
             try:
@@ -344,7 +387,7 @@ class GameClicks:
         elif isinstance(request, PickTarget):
             command, aiming, version = ShowHand(), request, None
         else:
-            assert not isinstance(request, OpenHouseRule | OpenHouseRules)
+            assert not isinstance(request, OpenHouseRule | OpenHouseRules | Rematch)
             command = request
         message: Note | None
         # The table message waits until this click is saved and acknowledged: the clicker's
@@ -381,7 +424,7 @@ class GameClicks:
             outcome, outcome.hand, page=page, picking=picking, aiming=aiming, note=text
         )
         await interaction.edit_original_response(view=layout, attachments=[file])
-        self.open_hands.remember(
+        self.remember_hand(
             outcome,
             interaction.user.id,
             lambda view, png: interaction.edit_original_response(view=view, attachments=[png]),
@@ -390,9 +433,4 @@ class GameClicks:
 
 def threads_allowed(interaction: discord.Interaction[Any]) -> bool:
     """May the bot open a thread for a game here (a text channel with the permissions)."""
-    channel = interaction.channel
-    guild = interaction.guild
-    if not isinstance(channel, discord.TextChannel) or guild is None:
-        return False
-    perms = channel.permissions_for(guild.me)
-    return perms.create_public_threads and perms.send_messages_in_threads
+    return interaction.guild is not None and threads_allowed_in(interaction.channel)

@@ -1,5 +1,5 @@
-"""The ``cogs.settings`` extension: `/uno settings`, a server's defaults, turn timer and computer
-players as a V2 panel of selects and toggles."""
+"""The ``cogs.settings`` extension: `/uno-admin settings`, a server's defaults, turn timer and
+computer players as a V2 panel of selects and toggles."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bot.engine import PRESETS, HouseRules
 from bot.engine.ai import LEVELS
 from bot.storage import GuildSettings, StorageError
 from bot.tables.house_words import preset_label, rules_line
-from cogs.group import Subcommand, add_to_group, remove_from_group
+from cogs.group import ADMIN_GROUP, Subcommand, add_to_group, remove_from_group
 from cogs.replies import NO_PINGS
 from cogs.ui.house import (
     CHOICES,
@@ -371,8 +371,7 @@ class SettingToggle(
 SETTINGS_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (SettingSelect, SettingToggle)
 
 
-@app_commands.command(name="settings", description="This server's UNO settings (Manage Server)")
-@app_commands.default_permissions(manage_guild=True)
+@app_commands.command(name="settings", description="This server's UNO settings")
 async def settings(interaction: discord.Interaction[UnoBot]) -> None:
     if interaction.guild_id is None or not interaction.permissions.manage_guild:
         await interaction.response.send_message(
@@ -398,11 +397,11 @@ SETTINGS_COMMANDS: tuple[Subcommand, ...] = (settings,)
 
 
 async def setup(bot: UnoBot) -> None:
-    """Add /uno settings to the /uno group (loading it first) and register its controls."""
-    await add_to_group(bot, SETTINGS_COMMANDS)
+    """Add /uno-admin settings (loading the groups first) and register its controls."""
+    await add_to_group(bot, SETTINGS_COMMANDS, ADMIN_GROUP)
     bot.add_dynamic_items(*SETTINGS_ITEMS)
 
 
 async def teardown(bot: UnoBot) -> None:
     bot.remove_dynamic_items(*SETTINGS_ITEMS)
-    remove_from_group(bot, SETTINGS_COMMANDS)
+    remove_from_group(bot, SETTINGS_COMMANDS, ADMIN_GROUP)

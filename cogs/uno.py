@@ -21,7 +21,9 @@ from bot.tables.names import safe_name
 from bot.tables.notes import TableError, note
 from bot.tables.table import Status
 
+from .about import about_text, project_url
 from .clicks import GameClicks, actor_of, threads_allowed
+from .group import ADMIN_GROUP, admin_group
 from .replies import NO_PINGS, say
 from .ui.ids import table_key
 from .ui.items import DYNAMIC_ITEMS
@@ -170,27 +172,52 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
         )
 
     @app_commands.command(name="kick", description="Remove a player from your game (host only)")
-    @app_commands.describe(member="The player to remove")
-    async def kick(self, interaction: Itx, member: discord.Member) -> None:
+    @app_commands.describe(player="One of the players at your table")
+    async def kick(self, interaction: Itx, player: app_commands.Range[str, 1, 100]) -> None:
         assert interaction.channel_id is not None
         found = self.manager.find_for(interaction.channel_id, interaction.user.id)
         if found is None:
             await say(interaction, "There is no UNO game here.")
             return
+        seated = self.manager.kickable(interaction.channel_id, interaction.user.id)
+        user_id = chosen_player(player, seated)
+        if user_id is None and seated:
+            await say(interaction, "Choose one of the players at your table from the list.")
+            return
         try:
-            outcome = await self.manager.act(found.table_id, actor_of(interaction), Kick(member.id))
+            outcome = await self.manager.act(
+                found.table_id, actor_of(interaction), Kick(user_id or 0)
+            )
         except TableError as exc:
             await say(interaction, exc.message)
             return
-        await say(interaction, f"{safe_name(member.display_name)} was removed.")
+        name = next(name for uid, name in seated if uid == user_id)
+        await say(interaction, f"{safe_name(name)} was removed.")
         if outcome.table.status is Status.LOBBY:
             self.clicks.spawn(self.clicks.refresh_lobby(outcome.table))
 
+    @kick.autocomplete("player")
+    async def kick_players(self, interaction: Itx, typed: str) -> list[app_commands.Choice[str]]:
+        """The players the host could remove, filtered by what was typed."""
+        if interaction.channel_id is None:
+            return []
+        typed = typed.casefold().strip()
+        return [
+            app_commands.Choice(name=name[:100] or str(uid), value=str(uid))
+            for uid, name in self.manager.kickable(interaction.channel_id, interaction.user.id)
+            if typed in name.casefold()
+        ][:25]
+
     @app_commands.command(name="rules", description="The rules of the game here (or of an edition)")
+    @app_commands.describe(edition="An edition's rules (default: the rules of your table)")
     @app_commands.choices(edition=EDITION_CHOICES)
     async def rules(self, interaction: Itx, edition: str | None = None) -> None:
         assert interaction.channel_id is not None
-        view = rules_view(Edition(edition or "classic"))
+        try:
+            view = rules_view(Edition(edition or "classic"))
+        except ValueError:
+            await say(interaction, "Choose an edition from the list.")
+            return
         found = (
             None
             if edition is not None
@@ -213,6 +240,21 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     async def help(self, interaction: Itx) -> None:
         await say(interaction, HELP_TEXT)
 
+    @app_commands.command(name="about", description="The bot's version, invite link and project")
+    async def about(self, interaction: Itx) -> None:
+        await say(interaction, about_text(self.bot.application_id, project_url()))
+
+
+def chosen_player(value: str, seated: list[tuple[int, str]]) -> int | None:
+    """The seated player a /uno kick value names: the id an autocomplete choice carries, or a
+    name typed out in full (ignoring case); None if it names nobody at the table."""
+    value = value.strip()
+    for user_id, _name in seated:
+        if value == str(user_id):
+            return user_id
+    named = [user_id for user_id, name in seated if name.casefold() == value.casefold()]
+    return named[0] if len(named) == 1 else None
+
 
 def server_house(server: GuildSettings) -> HouseRules:
     """The server's default house rules (the printed rules if what is stored is not valid)."""
@@ -224,10 +266,12 @@ def server_house(server: GuildSettings) -> HouseRules:
 
 
 async def setup(bot: UnoBot) -> None:
-    """Load the /uno group and register the game's buttons."""
+    """Load the /uno and /uno-admin groups and register the game's buttons."""
     await bot.add_cog(UnoCog(bot))
+    bot.tree.add_command(admin_group())
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
 
 async def teardown(bot: UnoBot) -> None:
     bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+    bot.tree.remove_command(ADMIN_GROUP)

@@ -65,7 +65,7 @@ class HandView:
     edition: Edition
     seat: int
     name: str
-    cards: tuple[str, ...]  # display order: by color, then number/symbol, wild cards last
+    cards: tuple[str, ...]  # display order: wild cards first, then by color and number/symbol
     playable: tuple[bool, ...]
     awaiting: str | None  # what the game asks of this seat now, or None
     drawn: str | None = None  # the card just drawn that may be played
@@ -89,9 +89,10 @@ class HandView:
 
 
 def sort_key(card: int) -> tuple[int, int]:
-    """Display order: colors in their usual order, then rank; wild cards last."""
+    """Display order: wild cards first (playable on almost anything, so never left on a later
+    page of a big hand), then colors in their usual order, then rank."""
     if IS_WILD[card]:
-        return (4, CARD_RANK[card])
+        return (-1, CARD_RANK[card])
     return (CARD_COLOR[card], CARD_RANK[card])
 
 

@@ -61,7 +61,9 @@ class StandingLine(Protocol):
     @property
     def points(self) -> int: ...
     @property
-    def rating(self) -> float: ...
+    def display_rating(self) -> int: ...
+    @property
+    def provisional(self) -> bool: ...
 
 
 def leaderboard_size(rows: int) -> tuple[int, int]:
@@ -74,7 +76,8 @@ def _cell(line: StandingLine, key: str) -> str:
     if key == "win_rate":
         return f"{line.win_rate * 100:.0f}%"
     if key == "rating":
-        return f"{line.rating:.1f}"
+        # The scale people read (1000 to start); ? marks a provisional rating.
+        return f"{line.display_rating}{'?' if line.provisional else ''}"
     return str(getattr(line, key))
 
 

@@ -123,7 +123,8 @@ class SampleLine:
     wins: int
     win_rate: float
     points: int
-    rating: float
+    display_rating: int
+    provisional: bool = False
 
 
 def sample_standings(rows: int = 10) -> list[SampleLine]:
@@ -136,7 +137,8 @@ def sample_standings(rows: int = 10) -> list[SampleLine]:
             wins=20 - i,
             win_rate=(20 - i) / (40 - i),
             points=5000 - 321 * i,
-            rating=31.5 - 1.7 * i,
+            display_rating=1630 - 34 * i,
+            provisional=i >= rows - 2,  # the last two are new
         )
         for i in range(rows)
     ]

@@ -105,7 +105,8 @@ def _title(view: ScoreView, words: Words) -> str:
     rounds = len(view.rounds)
     parts = [words.scores_after.format(n=rounds) if rounds else words.scores]
     if view.target:
-        parts.append(words.first_to.format(target=view.target))
+        goal = words.ends_at if view.scoring == "lowest" else words.first_to
+        parts.append(goal.format(target=view.target))
     if view.scoring == "lowest":
         parts.append(words.lowest_wins)
     return " · ".join(parts)

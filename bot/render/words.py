@@ -54,7 +54,8 @@ class Words:
     scores: str = "Scores"
     scores_after: str = "Scores after round {n}"
     first_to: str = "first to {target}"
-    lowest_wins: str = "lowest wins"
+    ends_at: str = "ends at {target}"  # lowest scoring: the match ends when someone reaches it
+    lowest_wins: str = "lowest total wins"
     player_column: str = "Player"
     round_column: str = "round"
     total_column: str = "total"

@@ -226,6 +226,10 @@ class Storage(ABC):
         """Match number ``number`` of a server, or None."""
 
     @abstractmethod
+    async def match_by_uid(self, guild_id: int, match_uid: str) -> MatchDetail | None:
+        """A server's match by the uid its table recorded it under (its table id), or None."""
+
+    @abstractmethod
     async def export_guild(self, guild_id: int) -> dict[str, Any]:
         """Everything stored about one server, as JSON-ready data, from one snapshot."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
 
 from bot.engine import HouseRules, Match, RuleSet
 from bot.engine.ai import LEVELS
@@ -35,16 +36,28 @@ def new_table(
     timeout_limit: int,
     lobby_seconds: float | None,
     computers: str | None,
+    seats: Sequence[Seat] = (),
+    rematch_of: str | None = None,
 ) -> Table:
-    """A lobby with the host seated (turn timer settings come from the server's)."""
+    """A lobby with the host seated (turn timer settings come from the server's); a rematch
+    keeps the finished match's ``seats`` in their order, the host among them."""
     house = for_edition(rules.house, rules.edition)
+    taken = [
+        Seat(host.user_id, seat_name(host.name))
+        if seat.user_id == host.user_id and seat.computer is None
+        else Seat(seat.user_id, seat.name, seat.computer)
+        for seat in seats[:MAX_SEATS]
+    ]
+    if not any(seat.user_id == host.user_id and seat.computer is None for seat in taken):
+        taken.insert(0, Seat(host.user_id, seat_name(host.name)))
     return Table(
         table_id=table_id,
         guild_id=guild_id,
         channel_id=channel_id,
         host_id=host.user_id,
         rules=dataclasses.replace(rules, house=house),
-        seats=[Seat(host.user_id, seat_name(host.name))],
+        seats=taken[:MAX_SEATS],
+        rematch_of=rematch_of,
         created_at=now,
         turn_seconds=turn_seconds,
         timeout_limit=max(1, timeout_limit),

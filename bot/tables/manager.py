@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from bot.engine import Action, Game, RuleSet
@@ -44,13 +44,21 @@ from .notes import TableError
 from .registry import Listener, TableRegistry, TableStore
 from .scheduler import Scheduler
 from .snapshot import Outcome, TableSnapshot, hand_of, snapshot_of
-from .table import Status, Table
+from .table import Seat, Status, Table
 from .tablelog import LogEntry
 
 log = logging.getLogger(__name__)
 
 ROUND_DELAY = 30.0
 COMPUTER_DELAY = (1.2, 2.4)
+
+
+def lobby_link(table: TableSnapshot) -> str:
+    """Where a table's lobby message is (the channel, if it was not posted yet)."""
+    where = f"https://discord.com/channels/{table.guild_id}/{table.channel_id}"
+    if table.lobby_message_id is not None:
+        return f"{where}/{table.lobby_message_id}"
+    return where
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +137,19 @@ class TableManager:
         every = [*self.registry.tables.values(), *self.registry.ended.values()]
         return [t.table_id for t in every if channel_id in (t.channel_id, t.game_channel_id)]
 
+    def kickable(self, channel_id: int, host_id: int) -> list[tuple[int, str]]:
+        """(user id, name) of the players the host of this channel's table could remove: the
+        people still in the game besides the host (computers leave by the lobby's buttons)."""
+        table = self.registry.find_for(channel_id, host_id)
+        if table is None or table.host_id != host_id:
+            return []
+        active = table.match.active if table.match is not None else [True] * len(table.seats)
+        return [
+            (seat.user_id, seat.name)
+            for seat, playing in zip(table.seats, active, strict=False)
+            if seat.computer is None and seat.user_id != host_id and playing
+        ]
+
     # ----- requests -----
 
     async def create(
@@ -144,15 +165,30 @@ class TableManager:
         timeout_limit: int = 3,
         lobby_seconds: float | None = None,
         computers: str | None = "normal",
+        seats: Sequence[Seat] = (),
+        rematch_of: str | None = None,
     ) -> Outcome:
-        """Open a lobby with the host seated; without threads, one game per channel."""
+        """Open a lobby with the host seated; without threads, one game per channel.
+
+        A rematch (``rematch_of``: the finished table) seats ``seats`` again, and opens only
+        once, and not while another lobby waits in the channel."""
         async with self.registry.hold(table_id):
+            if rematch_of is not None:
+                if (opened := self.rematch_for(rematch_of)) is not None:
+                    raise TableError("rematch_open", link=lobby_link(opened))
+                if any(
+                    t.channel_id == channel_id and t.status is Status.LOBBY
+                    for t in self.registry.tables.values()
+                ):
+                    raise TableError("rematch_busy")
             if not threads and any(
                 t.thread_id is None for t in self.registry.in_channel(channel_id)
             ):
                 raise TableError("channel_busy")
             if table_id in self.registry.tables:
                 raise TableError("exists")
+            if computers is None:  # computers were turned off since: humans only
+                seats = [seat for seat in seats if seat.computer is None]
             table = lobby.new_table(
                 table_id,
                 guild_id,
@@ -164,8 +200,17 @@ class TableManager:
                 timeout_limit=timeout_limit,
                 lobby_seconds=lobby_seconds,
                 computers=computers,
+                seats=seats,
+                rematch_of=rematch_of,
             )
             return Outcome(await self.registry.commit(table), changed=True)
+
+    def rematch_for(self, table_id: str) -> TableSnapshot | None:
+        """The live rematch of the finished table ``table_id``, if one was opened."""
+        for table in self.registry.tables.values():
+            if table.rematch_of == table_id:
+                return snapshot_of(table)
+        return None
 
     async def act(
         self, table_id: str, actor: Actor, command: Command, version: int | None = None

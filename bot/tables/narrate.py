@@ -83,10 +83,13 @@ def _tell(e: LogEntry, names: Sequence[str]) -> str:
         return f"{who(e.seat)} left; their cards went back into the pile"
     if kind == "round_over":
         return f"{who(e.seat)} went out! {count} points"
+    if kind == "went_out":  # lowest scoring: each seat's own points are shown with the scores
+        return f"{who(e.seat)} went out and scores 0 this round!"
     if kind == "stalled":
+        won = f" ({_plural(count, 'point')})" if e.count is not None else ""
         return (
             "Nobody can play or draw any more, so the round ends: "
-            f"{who(e.seat)} holds the fewest points and wins it ({_plural(count, 'point')})"
+            f"{who(e.seat)} holds the fewest points and wins it{won}"
         )
     if kind == "forfeit":
         return f"{who(e.seat)} is the last player left"

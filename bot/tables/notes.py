@@ -18,8 +18,8 @@ Param = str | int
 ENGLISH: dict[str, str] = {
     # refusals
     "gone": "This game has ended or no longer exists.",
-    "stale_hand": "That was an old button: here is your current hand.",
-    "stale_prompt": "That prompt is over: the game has moved on.",
+    "stale_hand": "That button was out of date: here is your current hand.",
+    "stale_prompt": "That button was out of date: the game has moved on.",
     "save_failed": "Could not save the game, so nothing changed. Please try again.",
     "channel_busy": (
         "A game is already open in this channel. Finish it first, or start one in another "
@@ -49,7 +49,12 @@ ENGLISH: dict[str, str] = {
     "kick_not_seated": "That member is not playing at this table.",
     "kick_already_left": "That player has already left.",
     "end_not_allowed": "Only the host or a server manager can end this game.",
-    "broken_button": "That button does nothing any more.",
+    "rematch_open": "The rematch is already open: {link}",
+    "rematch_busy": "A lobby is already open in this channel: join that one, or finish it first.",
+    "rematch_players_only": "Only the players of this match can ask for a rematch.",
+    "rematch_gone": "This rematch offer has expired: start a new game with /uno new.",
+    "rematch_opened": "The rematch lobby is open: {link}",
+    "broken_button": "That button was out of date: it does nothing any more.",
     "broken_card": "That card button is broken; open your hand again.",
     "host_only_house_rules": "Only the host can choose the house rules.",
     "bad_house_option": "That choice is not offered for the house rules.",
@@ -81,7 +86,7 @@ ENGLISH: dict[str, str] = {
     "house_rules_saved": "House rules saved.",
     "catch_missed": "Too late, or they were safe: nothing happens.",
     "done": "Done.",
-    "hand_out_of_date": "That hand was out of date: here is your current hand.",
+    "hand_out_of_date": "That button was out of date: here is your current hand.",
     "choose_color": "Choose the color.",
     "game_over": "This game is over.",
     "choose_target": "Choose whom to swap hands with.",

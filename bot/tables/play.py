@@ -86,14 +86,23 @@ def after_events(
     for event in events:
         if event.get("type") == "challenge":
             change.reveal = Reveal(int(event["target"]), tuple(event.get("hand", ())))
-    table.record(*entries(events))
+    lowest = table.rules.scoring.value == "lowest"
+    table.record(*(scored_lowest(e) if lowest else e for e in entries(events)))
     if not game.over and stalled(game):
         winner = end_stalled(game)
-        points = game.points[winner] if game.points is not None else 0
+        points = game.points[winner] if game.points is not None and not lowest else None
         table.record(LogEntry("stalled", seat=winner, count=points))
     if game.over:
         close_round(table, change, now=now, delay=delay)
     return change
+
+
+def scored_lowest(entry: LogEntry) -> LogEntry:
+    """Under lowest scoring the one who went out scores nothing (the others add their own
+    cards, shown with the scores): the log names who went out without the others' points."""
+    if entry.kind == "round_over":
+        return LogEntry("went_out", seat=entry.seat)
+    return entry
 
 
 def by_player(table: Table, seat: int, action: Action, *, now: float, delay: float) -> Change:

@@ -60,6 +60,7 @@ class TableSnapshot:
     post_nonce: str | None = None
     old_messages: tuple[int, ...] = ()
     ping_message_id: int | None = None
+    rematch_of: str | None = None  # the finished table this lobby is the rematch of
 
     @property
     def game_channel_id(self) -> int:
@@ -185,6 +186,7 @@ def snapshot_of(table: Table) -> TableSnapshot:
         post_nonce=table.post_nonce,
         old_messages=tuple(table.old_messages),
         ping_message_id=table.ping_message_id,
+        rematch_of=table.rematch_of,
     )
 
 

@@ -86,6 +86,7 @@ class Table:
     post_nonce: str | None = None  # a post that may have reached Discord under this nonce
     old_messages: list[int] = field(default_factory=list)  # posted by the table, to delete
     ping_message_id: int | None = None  # the "your turn" ping now posted, if any
+    rematch_of: str | None = None  # the finished table this lobby is the rematch of
     # Not saved: after a restart nobody can be racing a click drawn before it.
     moves: list[Move] = field(default_factory=list)
 
@@ -185,6 +186,7 @@ class Table:
                 "post_nonce": self.post_nonce,
                 "old_messages": self.old_messages,
                 "ping_message_id": self.ping_message_id,
+                "rematch_of": self.rematch_of,
             },
             separators=(",", ":"),
         )
@@ -224,4 +226,5 @@ class Table:
             post_nonce=data.get("post_nonce"),
             old_messages=[int(m) for m in data.get("old_messages", [])],
             ping_message_id=data.get("ping_message_id"),
+            rematch_of=data.get("rematch_of"),
         )

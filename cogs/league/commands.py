@@ -1,6 +1,7 @@
 """The league's slash commands (leaderboard, stats, history, seasons, export, forget-me).
 
-They are plain functions: the ``cogs.league`` extension adds them to the /uno group.
+They are plain functions: the ``cogs.league`` extension adds them to the /uno group, and the
+Manage Server ones (season new, export) to /uno-admin.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import discord
 from discord import app_commands, ui
 
 from bot.storage import StorageError
+from bot.storage.models import Season
 from bot.tables.names import safe_name
 from cogs.group import Subcommand
-from cogs.replies import NO_PINGS, say
+from cogs.replies import NO_PINGS, link_commands, say
 
 from .export import export_csv
 from .items import (
@@ -30,7 +32,14 @@ from .items import (
     leaderboard_message,
     storage_of,
 )
-from .presenters import ACCENT, EDITION_NAMES, season_label
+from .presenters import (
+    ACCENT,
+    EDITION_NAMES,
+    PROVISIONAL_NOTE,
+    plural,
+    rating_text,
+    season_label,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -69,7 +78,7 @@ RULES_HELP = "All matches, or only those played by the official rules (no house 
 @app_commands.describe(
     scope="This season or all time",
     sort="What to rank by",
-    season="An earlier season's number (default: the current season)",
+    season="A season (default: the current one)",
     rules=RULES_HELP,
 )
 @app_commands.choices(
@@ -92,6 +101,30 @@ async def leaderboard(
     rules: str = "all",
 ) -> None:
     await run(interaction, _leaderboard(interaction, scope, sort, season, rules == "official"))
+
+
+@leaderboard.autocomplete("season")
+async def leaderboard_seasons(interaction: Itx, typed: int | str) -> list[app_commands.Choice[int]]:
+    """The server's seasons, newest first, those whose number starts with what was typed."""
+    if interaction.guild_id is None:
+        return []
+    try:
+        seasons = await storage_of(interaction).list_seasons(interaction.guild_id)
+    except StorageError:
+        return []
+    typed = str(typed or "").strip()
+    return [
+        app_commands.Choice(name=season_choice(s), value=s.number)
+        for s in sorted(seasons, key=lambda s: -s.number)
+        if str(s.number).startswith(typed)
+    ][:25]
+
+
+def season_choice(season: Season) -> str:
+    """A season as an autocomplete choice (plain text: Discord shows it as written)."""
+    name = f"Season {season.number}" + (f" · {season.name}" if season.name else "")
+    current = " (current)" if season.ended_at is None else ""
+    return name[: 100 - len(current)] + current
 
 
 async def _leaderboard(
@@ -143,7 +176,8 @@ async def _stats(interaction: Itx, member: discord.Member | None, official_only:
     favourite = EDITION_NAMES.get(overall.favourite_edition or "", "—")
     lines = [
         f"### 📊 {name}" + (OFFICIAL_ONLY if official_only else ""),
-        f"**All time** · rank #{overall.rank} · rating **{overall.rating:.1f}**",
+        f"**All time** · rank #{overall.rank} · rating "
+        f"**{rating_text(overall.display_rating, overall.provisional)}**",
         f"Matches {overall.matches} · wins {overall.wins} · win rate {overall.win_rate:.0%}",
         f"Points {overall.points} · rounds won {overall.rounds_won} · "
         f"best round {overall.best_round}",
@@ -152,9 +186,11 @@ async def _stats(interaction: Itx, member: discord.Member | None, official_only:
     if seasonal is not None:
         lines.append(
             f"**{season_label(current)}** · rank #{seasonal.rank} · rating "
-            f"{seasonal.rating:.1f} · {seasonal.wins}/{seasonal.matches} wins · "
-            f"{seasonal.points} pts"
+            f"{rating_text(seasonal.display_rating, seasonal.provisional)} · "
+            f"{seasonal.wins}/{seasonal.matches} wins · {plural(seasonal.points, 'pt')}"
         )
+    if overall.provisional or (seasonal is not None and seasonal.provisional):
+        lines.append(PROVISIONAL_NOTE)
     else:
         lines.append(f"**{season_label(current)}** · no matches yet")
     layout = ui.LayoutView(timeout=None)
@@ -179,7 +215,6 @@ season_group = app_commands.Group(name="season", description="League seasons")
 
 @season_group.command(name="new", description="End this season and start the next")
 @app_commands.describe(name="A name for the new season")
-@app_commands.default_permissions(manage_guild=True)
 async def season_new(interaction: Itx, name: app_commands.Range[str, 1, 50] | None = None) -> None:
     await run(interaction, _season_new(interaction, name))
 
@@ -194,9 +229,11 @@ async def _season_new(interaction: Itx, name: str | None) -> None:
     text = (
         f"🎉 **{season_label(season)}** has begun. Standings start fresh; "
         f"season {season.number - 1} stays readable with "
-        f"`/uno leaderboard season:{season.number - 1}`."
+        f"/uno leaderboard season:{season.number - 1}."
     )
-    await interaction.response.send_message(text, allowed_mentions=NO_PINGS)
+    await interaction.response.send_message(
+        link_commands(interaction.client, text, interaction.guild_id), allowed_mentions=NO_PINGS
+    )
 
 
 @app_commands.command(name="export", description="Download this server's league data")
@@ -207,7 +244,6 @@ async def _season_new(interaction: Itx, name: str | None) -> None:
         app_commands.Choice(name="CSV", value="csv"),
     ]
 )
-@app_commands.default_permissions(manage_guild=True)
 async def export(interaction: Itx, format: str = "json") -> None:
     await run(interaction, _export(interaction, format))
 
@@ -224,7 +260,7 @@ async def _export(interaction: Itx, fmt: str) -> None:
     filename = f"uno-{interaction.guild_id}.{'csv' if csv_wanted else 'json'}"
     file = discord.File(io.BytesIO(body.encode("utf-8")), filename=filename)
     await interaction.followup.send(
-        f"This server's league data: {len(data.get('matches', []))} matches.",
+        f"This server's league data: {plural(len(data.get('matches', [])), 'match', 'matches')}.",
         file=file,
         ephemeral=True,
         allowed_mentions=NO_PINGS,
@@ -242,7 +278,7 @@ LEAGUE_COMMANDS: tuple[Subcommand, ...] = (
     leaderboard,
     stats,
     history,
-    season_group,
-    export,
     forget_me,
 )
+# Under /uno-admin: Discord shows them to server managers only.
+LEAGUE_ADMIN_COMMANDS: tuple[Subcommand, ...] = (season_group, export)

@@ -24,6 +24,7 @@ from .presenters import (
     leaderboard_text,
     match_text,
     option_label,
+    plural,
     season_label,
 )
 
@@ -342,7 +343,7 @@ async def on_forget(interaction: discord.Interaction[UnoBot], button: ForgetButt
         text = "Nothing was erased."
     else:
         changed = await storage_of(interaction).forget_user(button.guild_id, button.user_id)
-        text = f"Done: your league records are erased ({changed} rows changed)."
+        text = f"Done: your league records are erased ({plural(changed, 'row')} changed)."
     layout = ui.LayoutView(timeout=None)
     layout.add_item(ui.Container[Any](ui.TextDisplay(text), accent_colour=ACCENT))
     await interaction.response.edit_message(view=layout, allowed_mentions=NO_PINGS)

@@ -5,12 +5,26 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.storage.models import LeaderboardPage, MatchDetail, MatchSummary, Season
+from bot.storage.rating import PROVISIONAL_MATCHES
 from bot.tables.house_words import stored_line
 from bot.tables.names import safe_name, safe_text
 
 ACCENT = 0xF7C600
 EDITION_NAMES = {"classic": "Classic", "sonic": "Sonic", "mario": "Super Mario"}
+PROVISIONAL_NOTE = (
+    f"-# ? provisional: fewer than {PROVISIONAL_MATCHES} rated matches. Everyone starts at 1000."
+)
 TEXT_LIMIT = 3500  # a V2 message allows 4000 characters of text in all
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``count`` with the word in the form the number needs: "1 round", "2 rounds"."""
+    return f"{count} {word if count == 1 else words or word + 's'}"
+
+
+def rating_text(rating: int, provisional: bool) -> str:
+    """A display rating; a trailing ? marks a provisional one (too few rated matches)."""
+    return f"{rating}?" if provisional else str(rating)
 
 
 def when(timestamp: float) -> str:
@@ -43,12 +57,16 @@ def leaderboard_text(page: LeaderboardPage, title: str) -> str:
         lines.append("No ranked players yet: finish a match to appear here.")
     for row in page.rows:
         lines.append(
-            f"`{row.rank:>3}` **{safe_name(row.name)}** · rating {row.rating:.1f} · "
-            f"{row.wins}/{row.matches} wins ({row.win_rate:.0%}) · {row.points} pts"
+            f"`{row.rank:>3}` **{safe_name(row.name)}** · rating "
+            f"{rating_text(row.display_rating, row.provisional)} · "
+            f"{row.wins}/{row.matches} wins ({row.win_rate:.0%}) · "
+            f"{plural(row.points, 'pt')}"
         )
     if page.total:
         last = page.offset + len(page.rows)
         lines.append(f"-# Players {page.offset + 1}–{last} of {page.total} · sorted by {page.sort}")
+        if any(row.provisional for row in page.rows):
+            lines.append(PROVISIONAL_NOTE)
     return "\n".join(lines)
 
 
@@ -60,8 +78,9 @@ def history_text(matches: list[MatchSummary]) -> str:
     for m in matches:
         winners = ", ".join(f"**{safe_name(w.name)}**" for w in m.winners) or "nobody"
         lines.append(
-            f"`#{m.match_id}` {EDITION_NAMES.get(m.edition, m.edition)} · {m.players} players · "
-            f"{m.rounds} rounds · won by {winners} · {when(m.finished_at)}\n"
+            f"`#{m.match_id}` {EDITION_NAMES.get(m.edition, m.edition)} · "
+            f"{plural(m.players, 'player')} · {plural(m.rounds, 'round')} · "
+            f"won by {winners} · {when(m.finished_at)}\n"
             f"-# {safe_text(stored_line(m.house_rules), 300)}"
         )
     return "\n".join(lines)[:TEXT_LIMIT]
@@ -80,9 +99,10 @@ def match_text(detail: MatchDetail) -> str:
     for p in sorted(detail.players, key=lambda p: (p.place, p.seat)):
         star = "🏆 " if p.winner else ""
         change = ""
-        if p.rating_before is not None and p.rating_after is not None:
-            change = f" · rating {p.rating_before:.1f} → {p.rating_after:.1f}"
-        lines.append(f"{p.place}. {star}**{names[p.seat]}** · {p.points} pts{change}")
+        before, after = p.display_before, p.display_after
+        if before is not None and after is not None:
+            change = f" · rating {before} → {after}"
+        lines.append(f"{p.place}. {star}**{names[p.seat]}** · {plural(p.points, 'pt')}{change}")
     lines.append("**Rounds**")
     for r in detail.rounds:
         out = names.get(r.winner_seat, "?") if r.winner_seat is not None else "nobody"

@@ -17,7 +17,7 @@ from bot.tables.snapshot import HandSnapshot, Reveal, TableSnapshot
 
 from .ids import PickColor, PickTarget, TurnPage, target_choice
 from .items import button, select
-from .table import COLOR_ACCENT, COLOR_EMOJI, one_of
+from .table import COLOR_ACCENT, COLOR_EMOJI, alt_text, one_of
 
 PAGE_SIZE = 20  # 4 rows of 5: with the controls the message stays under 40 components
 HAND_IMAGE = "hand.png"
@@ -117,7 +117,12 @@ def hand_layout(
     top = f"{emoji(view.top)} {label(view.top)}" if view.top else "none"
     color = f"{COLOR_EMOJI[view.color]} {view.color}" if view.color else "to be chosen"
     asks = asks_text(view)
-    text = [f"### Your hand · {len(view.cards)} cards", f"Top: {top} · Color: {color}", asks]
+    head = f"### Your hand · {len(view.cards)} cards"
+    if pages > 1:
+        first = page * PAGE_SIZE + 1
+        last = min(len(view.cards), first + PAGE_SIZE - 1)
+        head += f" · page {page + 1} of {pages} (cards {first}–{last})"
+    text = [head, f"Top: {top} · Color: {color}", asks]
     if hand.uno_armed:
         text.append("✅ You will call **UNO!** with your next card.")
     if note:
@@ -125,14 +130,18 @@ def hand_layout(
     container = ui.Container[Any](accent_colour=COLOR_ACCENT.get(view.color or "", 0x2B2D31))
     container.add_item(ui.TextDisplay("\n".join(line for line in text if line)))
     if image is not None:
-        container.add_item(ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{image}")))
+        item = discord.MediaGalleryItem(f"attachment://{image}", description=hand_alt(view))
+        container.add_item(ui.MediaGallery(item))
     layout.add_item(container)
 
+    # While a color or a target is chosen the cards stay in sight: the choice comes under them.
     if aiming is not None and view.targets:
+        card_rows(layout, t, v, view, page)
         layout.add_item(target_row(t, v, view, aiming, names))
         layout.add_item(ui.ActionRow[Any](button(t, v, TurnPage(page), label="Back")))
         return layout
     if picking is not None:
+        card_rows(layout, t, v, view, page, picked=picking.index)
         card = CARD_INDEX[picking.card]
         swaps = _needs_target(view, picking.index)
         row = ui.ActionRow[Any]()
@@ -159,37 +168,7 @@ def hand_layout(
         layout.add_item(row)
         return layout
 
-    start = page * PAGE_SIZE
-    shown = list(enumerate(view.cards))[start : start + PAGE_SIZE]
-    aims = view.needs_target if any(view.needs_target) else ()
-    for offset in range(0, len(shown), 5):
-        row = ui.ActionRow[Any]()
-        for index, code in shown[offset : offset + 5]:
-            playable = view.playable[index]
-            wild = code.startswith("wild")
-            request: PickColor | PickTarget | Action
-            if wild:
-                request = PickColor(index, code)
-            elif aims and aims[index]:
-                request = PickTarget(index, code)
-            else:
-                request = Action(ANY_SEAT, "play", CARD_INDEX[code])
-            row.add_item(
-                button(
-                    t,
-                    v,
-                    request,
-                    label=f"{index + 1} · {label(code)}",
-                    emoji=emoji(code),
-                    style=discord.ButtonStyle.success
-                    if playable
-                    else discord.ButtonStyle.secondary,
-                    disabled=not playable,
-                    slot=index,
-                )
-            )
-        layout.add_item(row)
-
+    card_rows(layout, t, v, view, page)
     controls = ui.ActionRow[Any]()
     if view.awaiting == "turn":
         draw = Action(ANY_SEAT, "draw")
@@ -241,6 +220,56 @@ def hand_layout(
         controls.add_item(button(t, v, TurnPage(page), label="Refresh"))
     layout.add_item(controls)
     return layout
+
+
+def hand_alt(view: HandView) -> str:
+    """The hand picture described: every card, in the order of the buttons."""
+    cards = ", ".join(label(code) for code in view.cards) or "no cards"
+    return alt_text(f"Your hand, {len(view.cards)} cards: {cards}.")
+
+
+def card_rows(
+    layout: ui.LayoutView,
+    t: str,
+    v: int,
+    view: HandView,
+    page: int,
+    *,
+    picked: int | None = None,
+) -> None:
+    """The page's cards, five to a row (``picked``: the wild waiting for its color)."""
+    start = page * PAGE_SIZE
+    shown = list(enumerate(view.cards))[start : start + PAGE_SIZE]
+    aims = view.needs_target if any(view.needs_target) else ()
+    for offset in range(0, len(shown), 5):
+        row = ui.ActionRow[Any]()
+        for index, code in shown[offset : offset + 5]:
+            playable = view.playable[index]
+            wild = code.startswith("wild")
+            request: PickColor | PickTarget | Action
+            if wild:
+                request = PickColor(index, code)
+            elif aims and aims[index]:
+                request = PickTarget(index, code)
+            else:
+                request = Action(ANY_SEAT, "play", CARD_INDEX[code])
+            row.add_item(
+                button(
+                    t,
+                    v,
+                    request,
+                    label=f"{index + 1} · {label(code)}",
+                    emoji=emoji(code),
+                    style=discord.ButtonStyle.primary
+                    if index == picked
+                    else discord.ButtonStyle.success
+                    if playable
+                    else discord.ButtonStyle.secondary,
+                    disabled=not playable,
+                    slot=index,
+                )
+            )
+        layout.add_item(row)
 
 
 def _needs_target(view: HandView, index: int) -> bool:

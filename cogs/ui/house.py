@@ -1,5 +1,5 @@
 """The house rules panel: a preset select and every option one by one, for a lobby's host (and,
-through the same pieces, for a server's defaults in /uno settings)."""
+through the same pieces, for a server's defaults in /uno-admin settings)."""
 
 from __future__ import annotations
 

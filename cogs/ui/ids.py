@@ -46,7 +46,7 @@ _SELECTS = "|".join(SELECT_ACTIONS)
 SELECT_TEMPLATE = rf"uno:[0-9a-z]{{1,20}}:[0-9]{{1,10}}:(?:{_SELECTS})(?::.{{0,60}})?"
 BUTTON_TEMPLATE = rf"uno:(?![0-9a-z]{{1,20}}:[0-9]{{1,10}}:(?:{_SELECTS})(?::|$)).{{0,96}}"
 
-Surface = Literal["lobby", "table", "hand", "house"]
+Surface = Literal["lobby", "table", "hand", "house", "rematch"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +83,12 @@ class OpenHouseRules:
     """The host opens the house rules panel."""
 
 
-Request = Command | TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """A player of the finished match opens a new lobby with its seats and options."""
+
+
+Request = Command | TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules | Rematch
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +183,8 @@ def _action_of(request: Request, slot: int) -> tuple[str, str | None]:
             return "computer", level
         case OpenHouseRule():
             return "rule", None
+        case Rematch():
+            return "rematch", None
         case ShowHand():
             return "hand", None
         case NextRound():
@@ -283,6 +290,7 @@ def _decode(action: str, arg: str | None) -> tuple[Surface, Request] | Broken:
         "hand": ("table", ShowHand()),
         "quit": ("table", Leave()),
         "next": ("table", NextRound()),
+        "rematch": ("rematch", Rematch()),
         "draw": ("hand", Action(ANY_SEAT, "draw")),
         "keep": ("hand", Action(ANY_SEAT, "pass")),
         "uno": ("hand", Action(ANY_SEAT, "call_uno")),

@@ -24,9 +24,19 @@ EDITION_ACCENT = {Edition.CLASSIC: 0xE53935, Edition.SONIC: 0x1E63D6, Edition.MA
 
 
 def describe_rules(rules: RuleSet) -> str:
-    length = f"first to {rules.target} points" if rules.target else "a single round"
-    scoring = "lowest score wins" if rules.scoring.value == "lowest" else "standard scoring"
-    return f"{EDITION_TITLES[rules.edition]} · {length} · {scoring}"
+    """The edition and when the match ends and who wins it, in one line."""
+    return f"{EDITION_TITLES[rules.edition]} · {match_goal(rules)}"
+
+
+def match_goal(rules: RuleSet) -> str:
+    """When the match ends and who wins it, under its scoring."""
+    if rules.scoring.value == "lowest":
+        if rules.target:
+            return f"ends when someone reaches {rules.target} points · lowest total wins"
+        return "a single round · lowest score wins"
+    if rules.target:
+        return f"first to {rules.target} points wins"
+    return "a single round · first to go out wins"
 
 
 def lobby_view(table: TableSnapshot) -> ui.LayoutView:
@@ -39,7 +49,7 @@ def lobby_view(table: TableSnapshot) -> ui.LayoutView:
         for i, seat in enumerate(table.seats)
     )
     lines = [
-        f"## 🎴 UNO · {describe_rules(table.rules)}\n**{rules_line(table.rules.house)}**",
+        f"## 🎴 {describe_rules(table.rules)}\n**{rules_line(table.rules.house)}**",
         f"**Players ({len(table.seats)}/{MAX_SEATS})**\n{seats}",
     ]
     # A Wild Customizable with an enforced effect (the rules line names it) announces no

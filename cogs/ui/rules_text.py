@@ -56,12 +56,16 @@ HELP_TEXT = (
     "*normal* plays sensibly, *hard* remembers what every draw showed and tries its moves "
     "against many guesses of your hands.\n\n"
     "**House rules** (stacking, jump-in, 7-0 and more): the host picks a preset or the options "
-    "one by one with **House rules** in the lobby, or `/uno new house_rules:` names a preset. "
+    "one by one with **House rules** in the lobby, or the `house_rules` option of `/uno new` "
+    "names a preset. "
     "`/uno rules` explains the rules of the table you are at.\n\n"
     "**Game**: `/uno new`, `/uno hand`, `/uno leave`, `/uno end` (host or Manage Server), "
-    "`/uno kick` (host), `/uno rules`, `/uno help`.\n"
-    "**League**: `/uno leaderboard`, `/uno stats`, `/uno history`, `/uno forget-me`; "
-    "`/uno season new`, `/uno export` and `/uno settings` need Manage Server."
+    "`/uno kick` (host), `/uno rules`, `/uno help`, `/uno about`.\n"
+    "**League**: `/uno leaderboard`, `/uno stats`, `/uno history`, `/uno forget-me`. "
+    "A **rating** starts at 1000 and moves with where you finish and against whom; "
+    "a **?** after it means provisional (fewer than 5 rated matches).\n"
+    "**Server managers** (Manage Server): `/uno-admin settings`, `/uno-admin season new`, "
+    "`/uno-admin export`."
 )
 
 

@@ -192,7 +192,7 @@ async def test_a_jump_in_shows_in_a_waiting_hand_and_wins_or_loses_its_race(
     else:
         assert game.discard[-1] == CARD_INDEX["green-9"]
         assert CARD_INDEX["green-5"] in game.hands[jumper]
-    assert "That was an old button" not in slow.text + waiting.text
+    assert "That button was out of date" not in slow.text + waiting.text
     # The open hands are remembered per table, and forgotten when it closes.
     open_hands = h.bot.get_cog("UnoCog").clicks.open_hands  # type: ignore[union-attr]
     assert set(open_hands.tables) == {table.table_id}

@@ -22,7 +22,9 @@ async def test_a_server_picks_default_house_rules_and_whether_they_are_rated(
     await fake_discord.set_member_roles(fake_guild, admin, [managers])
     guild = fake_guild.id
 
-    panel = (await (await fake_discord.slash(admin, channel, "uno settings")).response()).message
+    panel = (
+        await (await fake_discord.slash(admin, channel, "uno-admin settings")).response()
+    ).message
     assert panel is not None and "Default house rules:** Official rules" in panel.text
     assert "house-ruled matches are not rated" in panel.text
     await (await fake_discord.select(admin, panel, f"unoset:{guild}:house", ["party"])).response()

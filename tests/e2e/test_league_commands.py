@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -13,20 +14,26 @@ import pytest
 from PIL import Image
 
 from bot.storage.models import MatchPlayer, MatchRecord
-from cogs.league.commands import LEAGUE_COMMANDS, NEEDS_MANAGE
+from cogs.league.commands import LEAGUE_ADMIN_COMMANDS, LEAGUE_COMMANDS, NEEDS_MANAGE
 from cogs.league.items import DB_DOWN, LEAGUE_ITEMS
 from cogs.ui.items import DYNAMIC_ITEMS
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.constants import PERM_MANAGE_GUILD
-from tests.e2e.uno_helpers import Harness, start_bot
+from tests.e2e.uno_helpers import Harness, commands_granted_to_everyone, start_bot
 
 ODD_NAME = "**Boss** @everyone <@123456789012345678>"
 
 
 async def record(
-    h: Harness, guild: FakeGuild, uid: str, seats: list[tuple[FakeUser | int, str, int]], at: float
+    h: Harness,
+    guild: FakeGuild,
+    uid: str,
+    seats: list[tuple[FakeUser | int, str, int]],
+    at: float,
+    *,
+    one_round: bool = False,
 ) -> None:
-    """A finished two-round match; the first seat wins with the most points."""
+    """A finished two-round match (or one round); the first seat wins with the most points."""
     players = [
         MatchPlayer(
             user_id=u if isinstance(u, int) else u.id,
@@ -49,7 +56,7 @@ async def record(
             target=500,
             started_at=at - 600,
             finished_at=at,
-            rounds=[first, second],
+            rounds=[[p.points for p in players]] if one_round else [first, second],
             events=[],
             players=players,
             winners=[players[0].user_id],
@@ -83,9 +90,17 @@ async def test_league_commands_sit_under_uno_and_items_are_apart(
     fake_discord: FakeDiscord, h: Harness
 ) -> None:
     names = {c.name for c in LEAGUE_COMMANDS}
-    assert names == {"leaderboard", "stats", "history", "season", "export", "forget-me"}
+    assert names == {"leaderboard", "stats", "history", "forget-me"}
     [uno] = [c for c in fake_discord.commands[None].values() if c["name"] == "uno"]
     assert names <= {option["name"] for option in uno["options"]}
+    assert {"season", "export"}.isdisjoint(option["name"] for option in uno["options"])
+    # The Manage Server commands: a top-level group that Discord hides from other members.
+    admin = fake_discord.commands[None]["uno-admin"]
+    assert {c.name for c in LEAGUE_ADMIN_COMMANDS} | {"settings"} == {
+        option["name"] for option in admin["options"]
+    }
+    assert admin["default_member_permissions"] == str(PERM_MANAGE_GUILD)
+    assert admin["contexts"] == [0] or admin.get("dm_permission") is False
     templates = [item.__discord_ui_compiled_template__ for item in LEAGUE_ITEMS]
     for item in DYNAMIC_ITEMS:
         game = item.__discord_ui_compiled_template__
@@ -195,6 +210,32 @@ async def test_history_lists_matches_and_opens_one(
     bot_runner.assert_no_errors()
 
 
+async def test_league_texts_use_plurals_and_the_display_rating(
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    channel = fake_guild.default_channel
+    ann = await fake_discord.create_member(fake_guild, "ann")
+    cal = await fake_discord.create_member(fake_guild, "cal")
+    await record(h, fake_guild, "one", [(ann, "Ann", 1), (cal, "Cal", 0)], 1.7e9, one_round=True)
+    msg = (await (await fake_discord.slash(ann, channel, "uno history")).response()).message
+    assert msg is not None
+    assert "2 players · 1 round · won by" in msg.text and "1 rounds" not in msg.text
+    pick = await fake_discord.select(cal, msg, msg.select(prefix="unohist:").custom_id, ["1"])
+    detail = (await pick.response()).message
+    assert detail is not None and "**Ann** · 1 pt · rating 1000 → 1" in detail.text
+    await record(h, fake_guild, "two", [(cal, "Cal", 70), (ann, "Ann", 0)], 1.7e9 + 9)
+    board = await (await fake_discord.slash(ann, channel, "uno leaderboard")).followup(0)
+    # New players: the 1000-based display rating with the provisional mark, never negative.
+    ratings = re.findall(r"rating (-?\d+(?:\.\d+)?)(\??)", board.text)
+    assert len(ratings) == 2 and all(int(r) > 900 and mark == "?" for r, mark in ratings)
+    assert "? provisional: fewer than 5 rated matches" in board.text
+    stats = (await (await fake_discord.slash(ann, channel, "uno stats")).response()).message
+    assert stats is not None and re.search(r"rating \*\*\d{3,4}\?\*\*", stats.text)
+    assert "70 pts" not in stats.text and "1 pt" in stats.text
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
 async def test_season_new_needs_manage_server_and_keeps_old_standings(
     fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
 ) -> None:
@@ -205,15 +246,22 @@ async def test_season_new_needs_manage_server_and_keeps_old_standings(
     await fake_discord.set_member_roles(fake_guild, admin, [managers])
     await record(h, fake_guild, "s1", [(player, "Pat", 100), (admin, "Ada", 0)], 1_700_000_000)
 
-    itx = await fake_discord.slash(player, channel, "uno season new", {"name": "Spring"})
+    with pytest.raises(AssertionError, match="hidden"):
+        await fake_discord.slash(player, channel, "uno-admin season new", {"name": "Spring"})
+    with commands_granted_to_everyone():  # still refused when it runs
+        itx = await fake_discord.slash(player, channel, "uno-admin season new", {"name": "Spring"})
     refused = (await itx.response()).message
     assert refused is not None and refused.is_ephemeral and NEEDS_MANAGE in refused.text
     assert (await h.storage.current_season(fake_guild.id)).number == 1
 
-    itx = await fake_discord.slash(admin, channel, "uno season new", {"name": "@everyone party"})
+    itx = await fake_discord.slash(
+        admin, channel, "uno-admin season new", {"name": "@everyone party"}
+    )
     started = (await itx.response()).message
     assert started is not None and not started.is_ephemeral
     assert "Season 2" in started.text and "@everyone" not in started.text
+    mention = fake_discord.command_mention("uno leaderboard")
+    assert f"season 1 stays readable with {mention} season:1." in started.text
     assert_no_pings(started)
     assert (await h.storage.current_season(fake_guild.id)).number == 2
 
@@ -248,13 +296,17 @@ async def test_export_is_a_private_decodable_file(
     await fake_discord.set_member_roles(fake_guild, admin, [managers])
     await record(h, fake_guild, "x", [(admin, "=HYPERLINK()", 100), (other, "Oz", 0)], 1.7e9)
 
-    itx = await fake_discord.slash(other, channel, "uno export", {"format": fmt})
+    with pytest.raises(AssertionError, match="hidden"):
+        await fake_discord.slash(other, channel, "uno-admin export", {"format": fmt})
+    with commands_granted_to_everyone():  # still refused when it runs
+        itx = await fake_discord.slash(other, channel, "uno-admin export", {"format": fmt})
     refused = (await itx.response()).message
     assert refused is not None and refused.is_ephemeral and NEEDS_MANAGE in refused.text
 
-    itx = await fake_discord.slash(admin, channel, "uno export", {"format": fmt})
+    itx = await fake_discord.slash(admin, channel, "uno-admin export", {"format": fmt})
     msg = await itx.followup(0)
     assert msg.is_ephemeral and msg.visible_to(admin) and not msg.visible_to(other)
+    assert "This server's league data: 1 match." in msg.text
     data = msg.attachment(f"uno-{fake_guild.id}.{fmt}").data.decode("utf-8")
     if fmt == "json":
         export = json.loads(data)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
 from fake_discord.constants import PERM_MANAGE_GUILD
 from tests.e2e.test_uno_match import lobby_and_start
-from tests.e2e.uno_helpers import settle, start_bot, table_message
+from tests.e2e.uno_helpers import commands_granted_to_everyone, settle, start_bot, table_message
 
 
 async def test_settings_panel_changes_the_next_game(
@@ -20,10 +22,16 @@ async def test_settings_panel_changes_the_next_game(
     managers = await fake_discord.create_role(fake_guild, "managers", PERM_MANAGE_GUILD)
     await fake_discord.set_member_roles(fake_guild, admin, [managers])
 
-    refused = (await (await fake_discord.slash(player, channel, "uno settings")).response()).message
+    with pytest.raises(AssertionError, match="hidden"):
+        await fake_discord.slash(player, channel, "uno-admin settings")
+    with commands_granted_to_everyone():  # still refused when it runs
+        itx = await fake_discord.slash(player, channel, "uno-admin settings")
+    refused = (await itx.response()).message
     assert refused is not None and refused.is_ephemeral and "Manage Server" in refused.text
 
-    panel = (await (await fake_discord.slash(admin, channel, "uno settings")).response()).message
+    panel = (
+        await (await fake_discord.slash(admin, channel, "uno-admin settings")).response()
+    ).message
     assert panel is not None and panel.is_ephemeral and "Turn timer:** off" in panel.text
     guild = fake_guild.id
     await (await fake_discord.select(admin, panel, f"unoset:{guild}:timer", ["1m"])).response()

@@ -59,7 +59,7 @@ async def test_strangers_stale_and_double_clicks_and_a_challenge(
     second = await fake_discord.click(player, private, play_id)
     await first.response()
     await second.response()
-    await fake_discord.wait_for(lambda: "old button" in private.text)
+    await fake_discord.wait_for(lambda: "out of date" in private.text)
     await settle(h)
     assert game.phase is Phase.RESPOND and game.color == COLOR_INDEX["blue"]
     assert h.bot.tables.tables[table.table_id].version == version + 1

@@ -76,9 +76,8 @@ async def test_choices_and_members_that_were_never_offered(
     assert "`edition` must be one of the choices in the list." in await private_answer(itx)
     itx = await raw_slash(h, alice, "new", [{"name": "length", "type": 3, "value": "forever"}])
     assert "`length` must be one of the choices" in await private_answer(itx)
-    for member in ("abc", "123" * 9, "-5", 7):
-        itx = await raw_slash(h, alice, "kick", [{"name": "member", "type": 6, "value": member}])
-        assert "`member` must be a member of this server." in await private_answer(itx)
+    itx = await raw_slash(h, alice, "kick", [{"name": "player", "type": 3, "value": "x" * 101}])
+    assert "`player`" in await private_answer(itx)
     itx = await raw_slash(h, alice, "leaderboard", [{"name": "season", "type": 4, "value": 0}])
     assert "`season` must be a whole number from 1 to 999999." in await private_answer(itx)
     assert not h.fake.failed_interactions()
@@ -100,8 +99,70 @@ async def test_kick_confirmation_escapes_markdown_and_mentions(
     for name, escaped in shown.items():
         guest = await h.fake.create_member(fake_guild, f"g{len(name)}", global_name=name)
         await (await h.fake.click(guest, lobby, lobby.button("Join"))).response()
-        itx = await h.fake.slash(host, h.channel, "uno kick", {"member": guest})
+        itx = await h.fake.slash(host, h.channel, "uno kick", {"player": str(guest.id)})
         assert await private_answer(itx) == f"{escaped} was removed."
+    bot_runner.assert_no_errors()
+
+
+async def test_kick_offers_the_seated_players_and_refuses_anyone_else(
+    h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    host = await h.fake.create_member(fake_guild, "host", global_name="Host")
+    lobby = (await (await h.fake.slash(host, h.channel, "uno new", {})).response()).message
+    assert lobby is not None
+    seated = []
+    for name in ("Bea", "Bob", "Cy"):
+        guest = await h.fake.create_member(fake_guild, name.lower(), global_name=name)
+        await (await h.fake.click(guest, lobby, lobby.button("Join"))).response()
+        seated.append(guest)
+    outsider = await h.fake.create_member(fake_guild, "outsider", global_name="Bo Outside")
+
+    async def offered(user: FakeUser, typed: str) -> list[tuple[str, str]]:
+        itx = await h.fake.autocomplete(user, h.channel, "uno kick", {"player": typed}, "player")
+        return [(c["name"], c["value"]) for c in (await itx.response()).data["choices"]]
+
+    bea, bob, cy = seated
+    assert await offered(host, "") == [
+        ("Bea", str(bea.id)),
+        ("Bob", str(bob.id)),
+        ("Cy", str(cy.id)),
+    ]
+    assert await offered(host, "b") == [("Bea", str(bea.id)), ("Bob", str(bob.id))]
+    assert await offered(bea, "") == []  # only the host may remove players
+    for bad in (str(outsider.id), "Bo Outside", "nobody", "-5", str(host.id)):
+        itx = await h.fake.slash(host, h.channel, "uno kick", {"player": bad})
+        assert "Choose one of the players at your table" in await private_answer(itx)
+    assert "Bea" in lobby.text and "Cy" in lobby.text
+    itx = await h.fake.slash(host, h.channel, "uno kick", {"player": "cy"})  # a name typed out
+    assert await private_answer(itx) == "Cy was removed."
+    itx = await h.fake.slash(host, h.channel, "uno kick", {"player": str(bob.id)})
+    assert await private_answer(itx) == "Bob was removed."
+    assert await offered(host, "") == [("Bea", str(bea.id))]
+    itx = await h.fake.slash(bea, h.channel, "uno kick", {"player": str(host.id)})
+    assert "host" in (await private_answer(itx)).lower()
+    assert not h.fake.failed_interactions()
+    bot_runner.assert_no_errors()
+
+
+async def test_leaderboard_offers_the_seasons_and_rules_describes_edition(
+    h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    ann = await h.fake.create_member(fake_guild, "ann")
+    await h.storage.start_season(fake_guild.id, "Spring")
+    await h.storage.start_season(fake_guild.id, None)
+    itx = await h.fake.autocomplete(ann, h.channel, "uno leaderboard", {"season": ""}, "season")
+    choices = (await itx.response()).data["choices"]
+    assert choices == [
+        {"name": "Season 3 (current)", "value": 3},
+        {"name": "Season 2 · Spring", "value": 2},
+        {"name": "Season 1", "value": 1},
+    ]
+    itx = await h.fake.autocomplete(ann, h.channel, "uno leaderboard", {"season": 2}, "season")
+    assert [c["value"] for c in (await itx.response()).data["choices"]] == [2]
+    [uno] = [c for c in h.fake.commands[None].values() if c["name"] == "uno"]
+    rules = next(o for o in uno["options"] if o["name"] == "rules")
+    [edition] = rules["options"]
+    assert edition["description"] not in ("", "…") and edition["choices"]
     bot_runner.assert_no_errors()
 
 

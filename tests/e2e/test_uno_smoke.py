@@ -49,7 +49,10 @@ async def test_help_names_every_command(
                         f"/{command['name']} {option['name']} {sub['name']}"
                         for sub in option["options"]
                     ]
-    assert "/uno new" in names and "/uno season new" in names
+    assert "/uno new" in names and "/uno-admin season new" in names
     reply = (await (await fake_discord.slash(alice, channel, "uno help", {})).response()).message
     assert reply is not None and reply.is_ephemeral
-    assert [name for name in names if f"`{name}`" not in reply.text] == []
+    # Every command is named as a clickable mention with the id Discord gave it.
+    mentions = [fake_discord.command_mention(name.lstrip("/")) for name in names]
+    assert [m for m in mentions if m not in reply.text] == []
+    assert "`/uno" not in reply.text and len(reply.text) <= 2000

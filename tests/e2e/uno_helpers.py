@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,10 +14,23 @@ from bot.storage import Storage
 from bot.tables.scheduler import ManualScheduler
 from cogs.ui.board import TableBoard
 from fake_discord import BotRunner, FakeChannel, FakeDiscord, FakeMessage, FakeUser, RunningBot
+from fake_discord.commands import CommandRegistry
 
 # Every Storage opened for a test; closed at teardown (an open aiosqlite thread would keep the
 # test process alive), after the bots that use it have stopped.
 OPEN_STORAGES: list[Storage] = []
+
+
+@contextmanager
+def commands_granted_to_everyone() -> Iterator[None]:
+    """As a server that overrides a command's default permissions for everyone in its
+    integration settings: Discord then offers hidden commands to members without them."""
+    original = CommandRegistry.member_may_use
+    CommandRegistry.member_may_use = staticmethod(lambda *_: True)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        CommandRegistry.member_may_use = original  # type: ignore[method-assign]
 
 
 @dataclass
@@ -77,7 +92,18 @@ def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None
 
 
 async def open_hand(fake: FakeDiscord, user: FakeUser, table: FakeMessage) -> FakeMessage:
-    """Press "Show my hand" and return the ephemeral hand message."""
+    """Press "Show my hand" and return the ephemeral hand message: a new one, or the player's
+    newest hand brought up to date in place."""
+    mine = [m for m in fake.visible_messages(user, table.channel_id) if m.is_ephemeral]
+    edits = {m.id: m.edit_count for m in mine}
     itx = await fake.click(user, table, table.button("Show my hand"))
     await itx.response()
-    return await itx.followup(0)
+
+    def shown() -> FakeMessage | None:
+        if itx.followups:
+            return itx.followups[0]
+        return next((m for m in mine if m.edit_count > edits[m.id]), None)
+
+    hand = await fake.wait_for(shown, what="the hand")
+    await fake.wait_for(lambda: not hand.is_loading, what="the hand drawn")
+    return hand

@@ -157,7 +157,9 @@ def test_hand_view_shows_playable_flags() -> None:
         "wild-draw4": True,
         "blue-9": False,
     }
-    assert view.cards[-2:] == ("wild", "wild-draw4")  # wild cards last
+    # Wild cards first, so a big hand never hides them on its last page.
+    assert view.cards[:2] == ("wild", "wild-draw4")
+    assert view.cards[2:] == ("red-2", "yellow-skip", "green-7", "blue-5", "blue-9")
     assert view.awaiting == "turn" and view.name == "Bob"
     other = hand_view(game, 2)
     assert other.awaiting is None and not any(other.playable)

@@ -123,12 +123,19 @@ def choose(buttons: list[dict[str, Any]]) -> int | None:
 
 
 async def open_hand(tab: Any) -> Any | None:
-    """Press "Show my hand" on the table and wait for the private hand (None: the bot
-    answered otherwise, e.g. because the round ended meanwhile)."""
+    """Press "Show my hand" on the table and wait for the private hand: a new one, or the
+    newest brought up to date in place (None: the bot answered otherwise, e.g. because the
+    round ended meanwhile)."""
     table = message_with(tab, "Show my hand")
     private = tab.locator("#messages article.message.ephemeral:not(.loading)")
     hands = private.filter(has=tab.locator('img[src*="hand.png"]'))
     before = await private.count()
+    latest = ["", ""]
+    if await hands.count():
+        latest = [
+            await hands.last.get_attribute("data-id") or "",
+            await hands.last.get_attribute("data-rev") or "",
+        ]
     try:
         await table.get_by_role("button", name="Show my hand").click(timeout=3000)
     except Exception as exc:  # the table moved on (or the round ended) under the pointer
@@ -136,20 +143,28 @@ async def open_hand(tab: Any) -> Any | None:
             raise
         return None
     await tab.wait_for_function(
-        f"""(before) => {FINISHED} || document.querySelectorAll(
-            '#messages article.message.ephemeral:not(.loading)').length > before""",
-        arg=before,
+        f"""([before, id, rev]) => {{
+            if ({FINISHED}) return true;
+            const shown = '#messages article.message.ephemeral:not(.loading)';
+            if (document.querySelectorAll(shown).length > before) return true;
+            const hand = id && document.querySelector(`article.message[data-id="${{id}}"]`);
+            return Boolean(hand && hand.dataset.rev !== rev);
+        }}""",
+        arg=[before, *latest],
     )
-    newest = private.last
+    newest = hands.last if await private.count() == before else private.last  # or in place
     if await newest.locator('img[src*="hand.png"]').count() == 0:
         return None
-    return hands.last
+    # That one message, found by its id: it stays this hand while it is redrawn or closed.
+    return tab.locator(f'article.message[data-id="{await newest.get_attribute("data-id")}"]')
 
 
 async def play_hand(tab: Any, hand: Any) -> bool:
     """Click the hand until it offers nothing to do; whether anything was played."""
     played = False
     while True:
+        if await hand.locator('img[src*="hand.png"]').count() == 0:
+            return played  # the game is over: the hand says so
         buttons = await hand.evaluate(HAND_BUTTONS)
         pick = choose(buttons)
         if pick is None:

@@ -18,7 +18,8 @@ class Line:
     wins: int = 2
     win_rate: float = 0.4
     points: int = 321
-    rating: float = 12.345
+    display_rating: int = 1012
+    provisional: bool = False
 
 
 def decode(data: bytes) -> Image.Image:
@@ -47,7 +48,13 @@ def test_odd_names_and_numbers_do_not_break_the_picture() -> None:
         Line(rank=2, name="🎉🎉🎉"),
         Line(rank=3, name="x" * 300),
         Line(rank=4, name=""),
-        Line(rank=5, name="Zoë\u200d\u0000\n名前", rating=-123456.789, points=10**9),
+        Line(
+            rank=5,
+            name="Zoë\u200d\u0000\n名前",
+            display_rating=-123456789,
+            provisional=True,
+            points=10**9,
+        ),
         Line(rank=11, name="right-to-left \u202eabc", win_rate=1.0),
     ]
     img = decode(render_leaderboard(rows, "x" * 500, "points"))

@@ -230,3 +230,11 @@ def test_english_is_the_default_and_every_function_takes_words() -> None:
     assert leaderboard.render_leaderboard(
         lines, words=replace(ENGLISH, wins_column="Siege")
     ) != leaderboard.render_leaderboard(lines)
+
+
+def test_the_scoreboard_title_says_how_the_match_ends_under_each_scoring() -> None:
+    view = sample_scores()
+    standard = replace(view, scoring="standard", target=500)
+    lowest = replace(view, scoring="lowest", target=100)
+    assert scores._title(standard, ENGLISH).endswith("· first to 500")
+    assert scores._title(lowest, ENGLISH).endswith("· ends at 100 · lowest total wins")

@@ -44,6 +44,9 @@ async def test_match_round_trip(storage: Storage) -> None:
     assert [w.user_id for w in detail.winners] == [11]
     assert detail.duration == 600.0
     assert await storage.match_detail(2, summary.match_id) is None  # another server's match
+    assert await storage.match_by_uid(1, "m1") == detail  # what a rematch reads
+    assert await storage.match_by_uid(2, "m1") is None
+    assert await storage.match_by_uid(1, "m2") is None
 
 
 async def test_recording_the_same_match_twice_records_once(storage: Storage) -> None:

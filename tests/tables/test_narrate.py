@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from bot.tables.narrate import narrate
+from bot.tables.play import scored_lowest
 from bot.tables.tablelog import LogEntry, dump_line, entries, load_line
 
 NAMES = ["Ann", "Bo", "Cy"]
@@ -69,6 +70,11 @@ def test_table_entries_are_told() -> None:
         LogEntry("removed_for_timeouts", seat=0, count=3): "**Ann** was removed after 3 timeouts",
         LogEntry("ended_early"): "The game was ended early",
         LogEntry("lobby_expired"): "The lobby closed: nobody started the game in time",
+        LogEntry("went_out", seat=2): "**Cy** went out and scores 0 this round!",
+        LogEntry("stalled", seat=1): (
+            "Nobody can play or draw any more, so the round ends: **Bo** holds the fewest "
+            "points and wins it"
+        ),
     }
     for entry, line in told.items():
         assert narrate(entry, NAMES) == line
@@ -81,3 +87,10 @@ def test_entries_round_trip_and_old_lines_stay_as_they_were() -> None:
     assert narrate(load_line("**Ann** played Red 7"), NAMES) == "**Ann** played Red 7"
     house = entries([{"type": "play", "seat": 0, "card": "wild-custom", "house_rule": "@x *y*"}])
     assert narrate(house[1], NAMES) == "House rule: @\u200bx \\*y\\*"
+
+
+def test_under_lowest_scoring_the_one_who_went_out_is_told_without_the_others_points() -> None:
+    [entry] = entries([{"type": "round_over", "winner": 2, "points": 93}])
+    assert narrate(scored_lowest(entry), NAMES) == "**Cy** went out and scores 0 this round!"
+    other = LogEntry("play", seat=0, card="red-7")
+    assert scored_lowest(other) is other

@@ -419,6 +419,21 @@ async def match_detail(conn: Conn, guild_id: int, number: int) -> MatchDetail | 
     return detail_from(tuple(row)[1:], [result_from(tuple(p)) for p in players])
 
 
+async def match_by_uid(conn: Conn, guild_id: int, match_uid: str) -> MatchDetail | None:
+    """One match by the uid it was recorded under (in a repeatable-read transaction)."""
+    row = await conn.fetchrow(
+        f"SELECT match_id, {DETAIL_COLUMNS} FROM matches WHERE guild_id = $1 AND match_uid = $2",
+        guild_id,
+        match_uid,
+    )
+    if row is None:
+        return None
+    players = await conn.fetch(
+        f"SELECT {RESULT_COLUMNS} FROM match_players WHERE match_id = $1 ORDER BY seat", row[0]
+    )
+    return detail_from(tuple(row)[1:], [result_from(tuple(p)) for p in players])
+
+
 async def export_guild(conn: Conn, guild_id: int, now: float) -> dict[str, Any]:
     """Everything of one server (in a repeatable-read transaction: one snapshot)."""
     settings = await get_settings(conn, guild_id)

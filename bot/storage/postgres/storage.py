@@ -254,6 +254,12 @@ class PostgresStorage(Storage):
             work, "read the match", write=False, transaction=True, isolation="repeatable_read"
         )
 
+    async def match_by_uid(self, guild_id: int, match_uid: str) -> MatchDetail | None:
+        work = partial(league.match_by_uid, guild_id=guild_id, match_uid=match_uid)
+        return await self._run(
+            work, "read the match", write=False, transaction=True, isolation="repeatable_read"
+        )
+
     async def export_guild(self, guild_id: int) -> dict[str, Any]:
         work = partial(league.export_guild, guild_id=guild_id, now=self._clock())
         return await self._run(

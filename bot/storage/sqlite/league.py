@@ -378,6 +378,17 @@ def match_detail(conn: sqlite3.Connection, guild_id: int, number: int) -> MatchD
     return detail_from(row[1:], _seats(conn, [row[0]])[row[0]])
 
 
+def match_by_uid(conn: sqlite3.Connection, guild_id: int, match_uid: str) -> MatchDetail | None:
+    """One match by the uid it was recorded under."""
+    row = conn.execute(
+        f"SELECT match_id, {DETAIL_COLUMNS} FROM matches WHERE guild_id = ? AND match_uid = ?",
+        (guild_id, match_uid),
+    ).fetchone()
+    if row is None:
+        return None
+    return detail_from(row[1:], _seats(conn, [row[0]])[row[0]])
+
+
 def export_guild(conn: sqlite3.Connection, guild_id: int, now: float) -> dict[str, Any]:
     """Everything of one server, read in one snapshot."""
     settings = get_settings(conn, guild_id)

@@ -236,6 +236,10 @@ class SQLiteStorage(Storage):
         work = partial(league.match_detail, guild_id=guild_id, number=number)
         return await self._run(work, "read the match", write=False, transaction=True)
 
+    async def match_by_uid(self, guild_id: int, match_uid: str) -> MatchDetail | None:
+        work = partial(league.match_by_uid, guild_id=guild_id, match_uid=match_uid)
+        return await self._run(work, "read the match", write=False, transaction=True)
+
     async def export_guild(self, guild_id: int) -> dict[str, Any]:
         work = partial(league.export_guild, guild_id=guild_id, now=self._clock())
         return await self._run(work, "export the server's data", write=False, transaction=True)
