@@ -98,6 +98,7 @@ async def measure(clicks: int, locale: str = "en-US") -> dict[str, Any]:
             scheduler=ManualScheduler(),
             rng=random.Random(1),
             edit_interval=0.0,
+            channel_writes=(1000, 5.0),  # one click at a time: the pacing is bench/scale.py's
         )
         await runner.start(bot)
         lobby = (

@@ -21,6 +21,9 @@ from bot.tables.scheduler import Scheduler
 
 log = logging.getLogger(__name__)
 
+# Discord allows 5 message writes per channel in any 5 s: the table board keeps under it.
+CHANNEL_WRITES = (5, 5.0)
+
 # Loaded in this order by name: the core never imports cogs. cogs.uno owns the /uno group that
 # the others add their commands to.
 EXTENSIONS = ("cogs.uno", "cogs.league", "cogs.settings")
@@ -38,6 +41,7 @@ class UnoBot(commands.AutoShardedBot):
         scheduler: Scheduler | None = None,
         rng: random.Random | None = None,
         edit_interval: float = 1.0,
+        channel_writes: tuple[int, float] = CHANNEL_WRITES,
         computer_delay: tuple[float, float] = (1.2, 2.4),
         **options: Any,
     ) -> None:
@@ -54,6 +58,7 @@ class UnoBot(commands.AutoShardedBot):
         self.storage = storage
         self._owns_storage = storage is None
         self.edit_interval = edit_interval
+        self.channel_writes = channel_writes  # at most this many table writes per channel in s
         self.command_ids = CommandIds()  # filled by the sync: replies mention </uno new:ID>
         self.tables = TableManager(
             None, scheduler=scheduler or Scheduler(), rng=rng, computer_delay=computer_delay

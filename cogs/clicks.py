@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import ui
 
+from bot.crashpoints import crash_point
 from bot.engine.cards import Edition
 from bot.i18n import Lang
 from bot.i18n.pictures import picture_words
@@ -58,6 +59,7 @@ from .ui.ids import (
     TurnPage,
 )
 from .ui.lobby import lobby_view
+from .ui.pacer import ChannelPacer
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -96,8 +98,13 @@ class GameClicks:
         self.manager: TableManager = bot.tables
         # Every game picture is drawn here: players' pictures before restored tables'.
         self.pictures = PictureQueue()
+        limit, per = bot.channel_writes
         self.board = TableBoard(
-            bot, self.manager, min_interval=bot.edit_interval, pictures=self.pictures
+            bot,
+            self.manager,
+            min_interval=bot.edit_interval,
+            pictures=self.pictures,
+            pacer=ChannelPacer(limit, per),
         )
         self.pages: dict[tuple[str, int], int] = {}  # (table, seat) -> the hand page shown
         self.hands: KeyedLocks[tuple[str, int]] = KeyedLocks()  # (table, user) -> hand edits
@@ -447,6 +454,7 @@ class GameClicks:
                     return
                 outcome, message = exc.current, exc.note
             await interaction.response.defer()
+            crash_point("ack")  # crash tests: killed the instant the click is acknowledged
         if picking is not None or aiming is not None:
             if click.version != outcome.version:
                 picking, aiming, message = None, None, note("hand_out_of_date")

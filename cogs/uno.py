@@ -60,6 +60,15 @@ class UnoCog(commands.GroupCog, group_name="uno", group_description="Play UNO"):
     async def cog_unload(self) -> None:
         await self.clicks.close()
 
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A game's thread was deleted: its table closes, unrecorded."""
+        await self.clicks.board.channel_gone(payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.clicks.board.channel_gone(channel.id)
+
     @app_commands.command(name="new", description="Open a lobby for a new UNO game")
     @app_commands.describe(
         edition="Which UNO to play",

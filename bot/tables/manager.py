@@ -137,6 +137,11 @@ class TableManager:
             return None
         return Located(table.table_id, table.seat_of(user_id) is not None)
 
+    def tables_in(self, channel_id: int) -> list[str]:
+        """The tables (live or ended) whose lobby or game is in this channel."""
+        every = [*self.registry.tables.values(), *self.registry.ended.values()]
+        return [t.table_id for t in every if channel_id in (t.channel_id, t.game_channel_id)]
+
     def kickable(self, channel_id: int, host_id: int) -> list[tuple[int, str]]:
         """(user id, name) of the players the host of this channel's table could remove: the
         people still in the game besides the host (computers leave by the lobby's buttons)."""
@@ -241,6 +246,64 @@ class TableManager:
     async def set_table_message(self, table_id: str, message_id: int) -> bool:
         """Remember the table message's id, saved under the table's lock (same version)."""
         return await self.registry.save_message_id(table_id, table=message_id)
+
+    # ----- the table message's bookkeeping (saved at the same version) -----
+
+    async def begin_table_post(self, table_id: str, fresh_nonce: str) -> str | None:
+        """The nonce to post the next table message with, saved before the post: the pending
+        one if a post may already have reached Discord, else ``fresh_nonce``. None when the
+        table is gone or the save failed (then nothing may be posted)."""
+        nonce: list[str] = []
+
+        def change(table: Table) -> None:
+            table.post_nonce = table.post_nonce or fresh_nonce
+            nonce.append(table.post_nonce)
+
+        return nonce[0] if await self.registry.save_messages(table_id, change) else None
+
+    async def table_posted(self, table_id: str, message_id: int) -> tuple[int, ...]:
+        """The post went through: it is the table message now, and the one before it (unless
+        the same) joins the messages to delete. Returns the messages to delete now."""
+        old: list[int] = []
+
+        def change(table: Table) -> None:
+            before = table.table_message_id
+            if before is not None and before != message_id and before not in table.old_messages:
+                table.old_messages.append(before)
+            table.table_message_id = message_id
+            table.post_nonce = None
+            old.extend(table.old_messages)
+
+        await self.registry.save_messages(table_id, change)
+        return tuple(old)
+
+    async def set_ping_message(self, table_id: str, message_id: int | None) -> bool:
+        """Remember the turn ping now posted (None: none); the one before joins the messages
+        to delete."""
+
+        def change(table: Table) -> None:
+            old = table.ping_message_id
+            if old is not None and old != message_id and old not in table.old_messages:
+                table.old_messages.append(old)
+            table.ping_message_id = message_id
+
+        return await self.registry.save_messages(table_id, change)
+
+    async def messages_deleted(self, table_id: str, message_ids: Collection[int]) -> bool:
+        """These of the table's old messages are gone."""
+
+        def change(table: Table) -> None:
+            table.old_messages = [m for m in table.old_messages if m not in message_ids]
+
+        return await self.registry.save_messages(table_id, change)
+
+    async def forget_ended(self, table_id: str) -> bool:
+        """An ended table's end is shown: drop it (its match is recorded first)."""
+        return await self.registry.forget_ended(table_id)
+
+    async def close_lost(self, table_id: str) -> bool:
+        """The table's channel or thread is gone: close it, unrecorded, and free its players."""
+        return await self.registry.drop(table_id) is not None
 
     # ----- the one dispatch -----
 

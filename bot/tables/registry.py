@@ -27,6 +27,7 @@ from .table import Status, Table
 log = logging.getLogger(__name__)
 
 Listener = Callable[[TableSnapshot], None]
+ENDED = (Status.FINISHED, Status.CANCELLED)
 
 
 class TableStore(Protocol):
@@ -50,6 +51,10 @@ class TableRegistry:
         self.storage = storage
         self.clock = clock
         self.tables: dict[str, Table] = {}
+        # Ended games kept (and stored) until their last table message is shown: a crash
+        # between the end and that edit still shows the end after the restart.
+        self.ended: dict[str, Table] = {}
+        self.keep_ended = False  # set by whoever shows ended tables (and then forgets them)
         self.locks: KeyedLocks[str] = KeyedLocks()
         self._saved: dict[str, str] = {}
         # Tables as restored at start, until their first change: their pictures can wait.
@@ -133,7 +138,11 @@ class TableRegistry:
             except (ValueError, KeyError, TypeError):
                 log.exception("could not restore table %s", record.table_id)
                 continue
-            self.tables[table.table_id] = table
+            if table.status in ENDED:
+                self.ended[table.table_id] = table
+                await self._record_ended(table)
+            else:
+                self.tables[table.table_id] = table
             self._saved[table.table_id] = record.state
             self.restored[table.table_id] = table.version
             self._versions[table.table_id] = record.version
@@ -152,6 +161,7 @@ class TableRegistry:
     def _let_go(self, table_id: str) -> None:
         """Forget a table another process wrote: its timers find it gone and stop."""
         self.tables.pop(table_id, None)
+        self.ended.pop(table_id, None)
         self._saved.pop(table_id, None)
         self._versions.pop(table_id, None)
 
@@ -162,8 +172,17 @@ class TableRegistry:
         table.refresh_deadline(self.clock())
         self.tables[table.table_id] = table
         self.restored.pop(table.table_id, None)
+        keep = self.keep_ended and table.started_at is not None
         try:
-            if table.status is Status.FINISHED and table.match is not None:
+            if keep and table.status in ENDED:
+                # Saved as ended first: once this returns, a restart shows the end (and
+                # records the match if the crash came before that).
+                record_ = self._record(table)
+                if self.storage is not None:
+                    await self.storage.save_table(record_, seen)
+                self._saved[table.table_id] = record_.state
+                self._versions[table.table_id] = record_.version
+            elif table.status is Status.FINISHED and table.match is not None:
                 if self.storage is not None:
                     record = match_record(table, self.clock())
                     await self.storage.record_match(record, table.table_id, table_version=seen)
@@ -187,27 +206,80 @@ class TableRegistry:
             log.exception("could not save table %s", table.table_id)
             self._rollback(table.table_id)
             raise TableError("save_failed") from None
-        if table.status in (Status.FINISHED, Status.CANCELLED):
-            self._let_go(table.table_id)
+        if table.status in ENDED:
+            if keep:
+                self.tables.pop(table.table_id, None)
+                self.ended[table.table_id] = table
+                await self._record_ended(table)
+            else:
+                self._let_go(table.table_id)
         snapshot = snapshot_of(table)
         self._notify(snapshot)
         return snapshot
 
-    async def save_message_id(
-        self, table_id: str, *, lobby: int | None = None, table: int | None = None
-    ) -> bool:
-        """Remember a posted message's id under the table's lock (same version: open hands stay
-        valid); False when the table is gone or the save failed."""
+    async def _record_ended(self, table: Table) -> None:
+        """Record a finished match kept as ended (a replay is ignored by its match id); a
+        failure is retried when the table is forgotten, or at the next start."""
+        if table.recorded or table.status is not Status.FINISHED or table.match is None:
+            return
+        if self.storage is not None:
+            try:
+                await self.storage.record_match(match_record(table, self.clock()))
+            except StorageError:
+                log.warning("could not record the match of table %s yet", table.table_id)
+                return
+        table.recorded = True
+
+    async def forget_ended(self, table_id: str) -> bool:
+        """Drop an ended table whose end has been shown (and its stored copy)."""
         async with self.hold(table_id):
-            live = self.tables.get(table_id)
+            table = self.ended.get(table_id)
+            if table is None:
+                return False
+            await self._record_ended(table)
+            if table.status is Status.FINISHED and not table.recorded:
+                return False  # kept until its match is recorded
+            if self.storage is not None:
+                try:
+                    await self.storage.delete_table(table_id, self._versions.get(table_id))
+                except StaleTableError as error:
+                    log.warning("table %s changed elsewhere; dropped here: %s", table_id, error)
+                except StorageError:
+                    log.warning("could not remove the ended table %s yet", table_id)
+                    return False
+            self._let_go(table_id)
+            return True
+
+    async def drop(self, table_id: str) -> TableSnapshot | None:
+        """Close a table whose channel is gone: unrecorded, unsaved, its players free again.
+        Listeners hear of it as cancelled (timers stop); None if it was not here."""
+        async with self.hold(table_id):
+            table = self.tables.get(table_id) or self.ended.get(table_id)
+            self._let_go(table_id)
+            if table is None:
+                return None
+            if self.storage is not None:
+                try:
+                    await self.storage.delete_table(table_id)
+                except StorageError:
+                    log.warning("could not remove table %s, whose channel is gone", table_id)
+            if table.status is not Status.FINISHED:
+                table.status = Status.CANCELLED
+            table.bump()
+            snapshot = snapshot_of(table)
+            self._notify(snapshot)
+            return snapshot
+
+    async def save_messages(self, table_id: str, change: Callable[[Table], None]) -> bool:
+        """Change a table's message bookkeeping and save it under the table's lock (same
+        version: open hands stay valid); False when the table is gone or the save failed."""
+        async with self.hold(table_id):
+            live = self.tables.get(table_id) or self.ended.get(table_id)
             if live is None:
                 return False
-            before = (live.lobby_message_id, live.table_message_id)
-            if lobby is not None:
-                live.lobby_message_id = lobby
-            if table is not None:
-                live.table_message_id = table
-            if (live.lobby_message_id, live.table_message_id) == before:
+            before = _messages_of(live)
+            change(live)
+            if _messages_of(live) == before:
                 return True
             record = self._record(live)
             if self.storage is not None:
@@ -219,7 +291,40 @@ class TableRegistry:
                     return False
                 except StorageError:
                     log.warning("could not save the message ids of table %s", table_id)
-                    live.lobby_message_id, live.table_message_id = before
+                    _restore_messages(live, before)
                     return False
             self._saved[table_id] = record.state
             return True
+
+    async def save_message_id(
+        self, table_id: str, *, lobby: int | None = None, table: int | None = None
+    ) -> bool:
+        """Remember a posted message's id under the table's lock (same version: open hands stay
+        valid); False when the table is gone or the save failed."""
+
+        def change(live: Table) -> None:
+            if lobby is not None:
+                live.lobby_message_id = lobby
+            if table is not None:
+                live.table_message_id = table
+
+        return await self.save_messages(table_id, change)
+
+
+_Messages = tuple[int | None, int | None, str | None, tuple[int, ...], int | None]
+
+
+def _messages_of(table: Table) -> _Messages:
+    return (
+        table.lobby_message_id,
+        table.table_message_id,
+        table.post_nonce,
+        tuple(table.old_messages),
+        table.ping_message_id,
+    )
+
+
+def _restore_messages(table: Table, saved: _Messages) -> None:
+    lobby, message, nonce, old, ping = saved
+    table.lobby_message_id, table.table_message_id, table.post_nonce = lobby, message, nonce
+    table.old_messages, table.ping_message_id = list(old), ping

@@ -56,6 +56,11 @@ class TableSnapshot:
     # bounce), whatever they hold; what they can answer with stays in their own hand.
     answers: tuple[str, ...] = ()
     locale: str = "en"  # the language of the table's public messages
+    # The table message's bookkeeping (see ``Table``): a post that may have reached Discord,
+    # messages to delete, the turn ping now posted.
+    post_nonce: str | None = None
+    old_messages: tuple[int, ...] = ()
+    ping_message_id: int | None = None
     rematch_of: str | None = None  # the finished table this lobby is the rematch of
 
     @property
@@ -180,6 +185,9 @@ def snapshot_of(table: Table) -> TableSnapshot:
         table_message_id=table.table_message_id,
         uno_armed=tuple(table.uno_armed),
         answers=penalty_answers(match.game) if match is not None else (),
+        post_nonce=table.post_nonce,
+        old_messages=tuple(table.old_messages),
+        ping_message_id=table.ping_message_id,
         rematch_of=table.rematch_of,
     )
 

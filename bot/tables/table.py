@@ -82,6 +82,11 @@ class Table:
     lobby_deadline: float | None = None  # an unstarted lobby closes by itself then
     computers: str | None = "normal"  # the default computer level; None: no computers here
     locale: str = "en"  # the language of its public messages (the server's, when it opened)
+    # The table message's bookkeeping, saved before and after each post so that a restart
+    # knows every message a table may have left behind:
+    post_nonce: str | None = None  # a post that may have reached Discord under this nonce
+    old_messages: list[int] = field(default_factory=list)  # posted by the table, to delete
+    ping_message_id: int | None = None  # the "your turn" ping now posted, if any
     rematch_of: str | None = None  # the finished table this lobby is the rematch of
     # Not saved: after a restart nobody can be racing a click drawn before it.
     moves: list[Move] = field(default_factory=list)
@@ -180,6 +185,9 @@ class Table:
                 "lobby_deadline": self.lobby_deadline,
                 "computers": self.computers,
                 "locale": self.locale,
+                "post_nonce": self.post_nonce,
+                "old_messages": self.old_messages,
+                "ping_message_id": self.ping_message_id,
                 "rematch_of": self.rematch_of,
             },
             separators=(",", ":"),
@@ -218,5 +226,8 @@ class Table:
             lobby_deadline=data.get("lobby_deadline"),
             computers=data.get("computers", "normal"),
             locale=str(data.get("locale", "en")),
+            post_nonce=data.get("post_nonce"),
+            old_messages=[int(m) for m in data.get("old_messages", [])],
+            ping_message_id=data.get("ping_message_id"),
             rematch_of=data.get("rematch_of"),
         )

@@ -64,6 +64,8 @@ async def start_bot(
         scheduler=scheduler,
         rng=random.Random(seed),
         edit_interval=0.0,
+        # Unpaced: a test waits for each change; the pacing has tests of its own.
+        channel_writes=(1000, 5.0),
         computer_delay=(1.0, 1.0),
     )
     running = await runner.start(bot)
