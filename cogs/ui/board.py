@@ -128,7 +128,9 @@ class TableBoard:
         ):
             self._restored.add(key)  # messages a previous run may have left behind
         if key not in self._latest and table.ping_message_id is not None:
-            self._ping[key] = (table.ping_message_id, None)
+            # A ping goes when its turn does, so one saved with the table is for the turn the
+            # table was saved at: kept, and that player is not pinged again after a restart.
+            self._ping[key] = (table.ping_message_id, _turn_of(table))
         self._watch_turn(table)
         self.request(table)
 

@@ -362,3 +362,23 @@ async def test_a_failing_refresh_is_logged_and_the_refresher_goes_on(
     assert any(r.exc_info and "could not refresh table" in r.getMessage() for r in caplog.records)
     assert slept  # waited before trying again
     assert shows_latest(fake_discord, thread, h)
+
+
+async def test_a_ping_outlives_a_restart_and_nobody_is_pinged_twice_for_one_turn(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    h, by_id, thread = await four_humans(fake_discord, fake_guild, bot_runner, tmp_path, n=2)
+    await h.scheduler.advance(21)
+    await settle(h)
+    [ping] = [m for m in fake_discord.public_messages(thread) if not m.buttons]
+    await bot_runner.stop(h.running)
+    again = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", h.channel, seed=6)
+    await settle(again)
+    await again.scheduler.advance(60)
+    await settle(again)
+    assert not ping.deleted
+    assert [m for m in fake_discord.public_messages(thread) if not m.buttons] == [ping]
+    await play_turn(again, by_id, thread, 0)
+    await settle(again)
+    assert ping.deleted  # the turn moved on: its ping goes
+    fake_discord.assert_no_errors()
