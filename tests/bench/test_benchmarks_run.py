@@ -22,6 +22,7 @@ QUICK = [
     ("storage.py", ["--matches", "50", "--calls", "5", "--rounds", "1", "--events", "10"], []),
     ("ai.py", ["--rounds", "2", "--hard-rounds", "1", "--jobs", "1", "--levels", "easy"], []),
     ("render.py", ["--runs", "2", "--reps", "1", "--edition", "classic"], []),
+    ("crash.py", ["--kills", "2", "--latency-clicks", "3"], ["kills_at_ack", "ack_cost"]),
 ]
 
 
