@@ -220,6 +220,8 @@ async def test_a_whole_round_against_computers_by_clicks(
 
 
 async def play_a_round(tab: Any, playground: Playground) -> None:
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
     await tab.goto(playground.url)
     await tab.locator("body[data-ready='true']").wait_for()
     banner = await tab.locator(".banner").inner_text()
@@ -233,8 +235,11 @@ async def play_a_round(tab: Any, playground: Playground) -> None:
         if await scores.count():
             break
         table = message_with(tab, "Show my hand")
-        table_id = await table.get_attribute("data-id")
-        table_rev = await table.get_attribute("data-rev")
+        try:
+            table_id = await table.get_attribute("data-id", timeout=5000)
+            table_rev = await table.get_attribute("data-rev", timeout=5000)
+        except PlaywrightTimeout:
+            continue  # the round ended just now: the table shows the scores instead
         hand = await open_hand(tab)
         if hand is None:
             continue
