@@ -96,18 +96,7 @@ class World:
             lambda: next(iter(self.table_messages()), None), 30, "a table message"
         )
         # A new private hand, or the player's newest one brought up to date in place.
-        mine = [m for m in self.fake.visible_messages(user, message.channel_id) if m.is_ephemeral]
-        edits = {m.id: m.edit_count for m in mine}
-        itx = await self.fake.click(user, message, message.button("Show my hand"))
-        await itx.response(30)
-
-        def shown() -> FakeMessage | None:
-            if itx.followups:
-                return itx.followups[0]
-            return next((m for m in mine if m.edit_count > edits[m.id]), None)
-
-        hand = await self.fake.wait_for(shown, 30, "the hand")
-        await self.fake.wait_for(lambda: not hand.is_loading, 30, "the hand drawn")
+        hand = await self.fake.click_for_private(user, message, message.button("Show my hand"), 30)
         return user, hand, table.version
 
     async def press(self, user: FakeUser, hand: FakeMessage) -> float:

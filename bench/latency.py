@@ -41,19 +41,7 @@ def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None
 
 async def open_hand(fake: FakeDiscord, user: FakeUser, table: FakeMessage) -> FakeMessage:
     """Press "Show my hand": a new private hand, or the player's newest one edited in place."""
-    mine = [m for m in fake.visible_messages(user, table.channel_id) if m.is_ephemeral]
-    edits = {m.id: m.edit_count for m in mine}
-    itx = await fake.click(user, table, table.button(LABELS["show"]))
-    await itx.response()
-
-    def shown() -> FakeMessage | None:
-        if itx.followups:
-            return itx.followups[0]
-        return next((m for m in mine if m.edit_count > edits[m.id]), None)
-
-    hand = await fake.wait_for(shown, what="the hand")
-    await fake.wait_for(lambda: not hand.is_loading, what="the hand drawn")
-    return hand
+    return await fake.click_for_private(user, table, table.button(LABELS["show"]))
 
 
 def pct(values: list[float], q: float) -> float:

@@ -8,10 +8,13 @@ import logging
 from aiohttp import web
 
 from fake_discord.clicks import ComponentSimulation
+from fake_discord.components import Button
 from fake_discord.core import LOOPBACK_HOST
 from fake_discord.gateway import GatewaySession
+from fake_discord.messages import FakeMessage
 from fake_discord.rest.app import build_app
 from fake_discord.slash import SlashSimulation
+from fake_discord.users import FakeUser
 from fake_discord.world import WorldBuilding
 
 log = logging.getLogger("fake_discord")
@@ -52,6 +55,26 @@ class FakeDiscord(SlashSimulation, ComponentSimulation, WorldBuilding):
 
     def _live_sessions(self) -> list[GatewaySession]:
         return self.gateway.live_sessions()
+
+    async def click_for_private(
+        self, user: FakeUser, message: FakeMessage, button: Button, timeout: float = 10.0
+    ) -> FakeMessage:
+        """Click a button answered privately; return the answer once drawn: the click's first
+        ephemeral follow-up, or one of the user's ephemeral messages in that channel brought up
+        to date in place (a bot may keep one live private message per user)."""
+        mine = [m for m in self.visible_messages(user, message.channel_id) if m.is_ephemeral]
+        edits = {m.id: m.edit_count for m in mine}
+        itx = await self.click(user, message, button)
+        await itx.response(timeout)
+
+        def shown() -> FakeMessage | None:
+            if itx.followups:
+                return itx.followups[0]
+            return next((m for m in mine if m.edit_count > edits[m.id]), None)
+
+        answer = await self.wait_for(shown, timeout, "the private answer")
+        await self.wait_for(lambda: not answer.is_loading, timeout, "the private answer drawn")
+        return answer
 
     async def start(self, port: int = 0, *, host: str = LOOPBACK_HOST) -> None:
         """Serve on `host:port` (port 0: any free one). Only loopback by default: another

@@ -37,19 +37,7 @@ async def open_hand(h: Harness, user: FakeUser, thread: FakeChannel) -> FakeMess
     """Show my hand (in Polish): a new hand message, or the newest one brought up to date."""
     fake = h.fake
     board = await fake.wait_for(lambda: table_message(fake, thread), what="the table")
-    mine = [m for m in fake.visible_messages(user, board.channel_id) if m.is_ephemeral]
-    edits = {m.id: m.edit_count for m in mine}
-    itx = await fake.click(user, board, board.button(SHOW))
-    await itx.response()
-
-    def shown() -> FakeMessage | None:
-        if itx.followups:
-            return itx.followups[0]
-        return next((m for m in mine if m.edit_count > edits[m.id]), None)
-
-    hand = await fake.wait_for(shown, what="the hand")
-    await fake.wait_for(lambda: not hand.is_loading, what="the hand drawn")
-    return hand
+    return await fake.click_for_private(user, board, board.button(SHOW))
 
 
 async def play_turn(h: Harness, users: dict[int, FakeUser], thread: FakeChannel) -> FakeMessage:

@@ -96,16 +96,4 @@ def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None
 async def open_hand(fake: FakeDiscord, user: FakeUser, table: FakeMessage) -> FakeMessage:
     """Press "Show my hand" and return the ephemeral hand message: a new one, or the player's
     newest hand brought up to date in place."""
-    mine = [m for m in fake.visible_messages(user, table.channel_id) if m.is_ephemeral]
-    edits = {m.id: m.edit_count for m in mine}
-    itx = await fake.click(user, table, table.button("Show my hand"))
-    await itx.response()
-
-    def shown() -> FakeMessage | None:
-        if itx.followups:
-            return itx.followups[0]
-        return next((m for m in mine if m.edit_count > edits[m.id]), None)
-
-    hand = await fake.wait_for(shown, what="the hand")
-    await fake.wait_for(lambda: not hand.is_loading, what="the hand drawn")
-    return hand
+    return await fake.click_for_private(user, table, table.button("Show my hand"))
