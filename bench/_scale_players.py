@@ -291,7 +291,7 @@ class Players:
             clicks.hand_result.append(response.latency)
             return response.message
         try:
-            hand = await itx.followup(0, self.timeout)
+            hand = await itx.original_message(self.timeout)  # a deferred answer, completed
         except AssertionError:
             clicks.failed += 1
             return None

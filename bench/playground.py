@@ -26,7 +26,7 @@ import aiohttp
 
 from bot.playground import Playground
 from fake_discord import FakeDiscord, FakeMessage, FakeUser
-from fake_discord.constants import CB_DEFERRED_MESSAGE
+from fake_discord.constants import CB_DEFERRED_MESSAGE, CB_MESSAGE
 
 COLORS = ("Red", "Yellow", "Green", "Blue")
 
@@ -83,9 +83,11 @@ async def play_round(fake: FakeDiscord, alice: FakeUser, channel: Any) -> None:
         assert isinstance(table, FakeMessage)
         version = table.edit_count
         click = await fake.click(alice, table, table.button("Show my hand"), force=True)
-        if (await click.response()).type != CB_DEFERRED_MESSAGE:
-            continue  # not a hand: the table moved on meanwhile
-        hand = await click.followup(0)
+        if (await click.response()).type not in (CB_MESSAGE, CB_DEFERRED_MESSAGE):
+            continue  # not a new hand message: the table moved on meanwhile
+        hand = await click.original_message()
+        if not hand.buttons:
+            continue  # a refusal: the table moved on meanwhile
         acted = False
         while (custom_id := choose(hand)) is not None:
             edits = hand.edit_count

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +69,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CLOSED = (Status.FINISHED, Status.CANCELLED)
+# A click waits this long for its hand picture, then is acknowledged first and shown after:
+# one request when the picture is ready in time, two under a heavy load (Discord allows 3 s).
+ANSWER_WITHIN = 1.0
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -251,9 +254,19 @@ class GameClicks:
         assert outcome.hand is not None
         user_id = interaction.user.id
         tongue = user_lang(interaction)
+        edit: Editor
         async with self.hands.hold((table_id, user_id)):  # never drawn over a click's result
             latest = self.latest.reusable(table_id, user_id, outcome.version) if reuse else None
-            if latest is not None:
+            if latest is None:
+                drawing = asyncio.ensure_future(
+                    self.hand_message(outcome, outcome.hand, note=text, tongue=tongue)
+                )
+                try:
+                    await self._show_new_hand(interaction, drawing)
+                finally:
+                    drawing.cancel()  # only ever pending when the answer failed
+                edit = partial(_edit_original, interaction)
+            else:
                 await interaction.response.defer()  # the click is answered by the edit alone
                 layout, file = await self.hand_message(
                     outcome, outcome.hand, note=text, tongue=tongue
@@ -268,18 +281,29 @@ class GameClicks:
                 layout, file = await self.hand_message(
                     outcome, outcome.hand, note=text, tongue=tongue
                 )
-            else:
-                await interaction.response.defer(ephemeral=True, thinking=True)
-                layout, file = await self.hand_message(
-                    outcome, outcome.hand, note=text, tongue=tongue
+                sent = await interaction.followup.send(
+                    view=layout, file=file, ephemeral=True, allowed_mentions=NO_PINGS, wait=True
                 )
-            sent = await interaction.followup.send(
-                view=layout, file=file, ephemeral=True, allowed_mentions=NO_PINGS, wait=True
-            )
+                let_go(layout)
+                edit = partial(_edit_sent, sent)
+        self.remember_hand(outcome, user_id, edit, tongue)
+
+    async def _show_new_hand(
+        self, interaction: Itx, drawing: asyncio.Future[tuple[ui.LayoutView, discord.File]]
+    ) -> None:
+        """A new private hand message: sent with the answer when drawn in time, else after."""
+
+        async def send(**kwargs: Any) -> None:
+            (file,) = kwargs.pop("attachments")
+            await interaction.response.send_message(file=file, ephemeral=True, **kwargs)
+
+        async def defer() -> None:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+        if not await self._answer(interaction, drawing, send, defer):
+            layout, file = await drawing
+            await interaction.edit_original_response(view=layout, attachments=[file])
             let_go(layout)
-        self.remember_hand(
-            outcome, user_id, lambda view, png: sent.edit(view=view, attachments=[png]), tongue
-        )
 
     def remember_hand(self, outcome: Outcome, user_id: int, edit: Editor, tongue: Lang) -> None:
         """A hand message was drawn (in ``tongue``): the newest of this player's, and maybe an
@@ -423,7 +447,7 @@ class GameClicks:
                 await say(interaction, (outcome.note or note("done")).render(tongue))
 
     async def on_hand(self, interaction: Itx, click: Click) -> None:
-        """A hand button: applied and saved first, then acknowledged, then redrawn."""
+        """A hand button: applied and saved first, then answered with the redrawn hand."""
         request = click.request
         page: int | None = None
         picking: PickColor | None = None
@@ -440,8 +464,9 @@ class GameClicks:
             assert not isinstance(request, OpenHouseRule | OpenHouseRules | Rematch)
             command = request
         message: Note | None
-        # The table message waits until this click is saved and acknowledged: the clicker's
-        # acknowledgement goes out first, the pictures are drawn after.
+        tongue = user_lang(interaction)
+        # The table message waits until this click is saved and answered: the clicker's hand
+        # is drawn first, the table's picture after.
         with self.board.hold(click.table_id):
             try:
                 outcome = await self.manager.act(
@@ -453,40 +478,78 @@ class GameClicks:
                     await say(interaction, refusal(interaction, exc))
                     return
                 outcome, message = exc.current, exc.note
-            await interaction.response.defer()
-            crash_point("ack")  # crash tests: killed the instant the click is acknowledged
-        if picking is not None or aiming is not None:
-            if click.version != outcome.version:
-                picking, aiming, message = None, None, note("hand_out_of_date")
-            else:
-                message = note("choose_color" if picking is not None else "choose_target")
-        tongue = user_lang(interaction)
-        text = message.render(tongue) if message is not None else None
-        if outcome.reveal is not None:
-            text = reveal_text(outcome.table, outcome.reveal, tongue)
-        if outcome.table.status is Status.FINISHED or outcome.hand is None:
-            await interaction.edit_original_response(
-                content=None,
-                view=closed_view(text or note("game_over").render(tongue)),
-                attachments=[],
+            if picking is not None or aiming is not None:
+                if click.version != outcome.version:
+                    picking, aiming, message = None, None, note("hand_out_of_date")
+                else:
+                    message = note("choose_color" if picking is not None else "choose_target")
+            text = message.render(tongue) if message is not None else None
+            if outcome.reveal is not None:
+                text = reveal_text(outcome.table, outcome.reveal, tongue)
+            if outcome.table.status is Status.FINISHED or outcome.hand is None:
+                await interaction.response.edit_message(
+                    content=None,
+                    view=closed_view(text or note("game_over").render(tongue)),
+                    attachments=[],
+                )
+                crash_point("ack")  # crash tests: killed the instant the click is answered
+                return
+            drawing = asyncio.ensure_future(
+                self.hand_message(
+                    outcome,
+                    outcome.hand,
+                    page=page,
+                    picking=picking,
+                    aiming=aiming,
+                    note=text,
+                    tongue=tongue,
+                )
             )
-            return
-        layout, file = await self.hand_message(
-            outcome,
-            outcome.hand,
-            page=page,
-            picking=picking,
-            aiming=aiming,
-            note=text,
-            tongue=tongue,
-        )
-        await interaction.edit_original_response(view=layout, attachments=[file])
+            try:
+                shown = await self._answer(
+                    interaction,
+                    drawing,
+                    interaction.response.edit_message,
+                    interaction.response.defer,
+                )
+                crash_point("ack")  # crash tests: killed the instant the click is answered
+                if not shown:
+                    layout, file = await drawing
+                    await interaction.edit_original_response(view=layout, attachments=[file])
+            finally:
+                drawing.cancel()  # only ever pending when the answer failed
         self.remember_hand(
-            outcome,
-            interaction.user.id,
-            lambda view, png: interaction.edit_original_response(view=view, attachments=[png]),
-            tongue,
+            outcome, interaction.user.id, partial(_edit_original, interaction), tongue
         )
+
+    @staticmethod
+    async def _answer(
+        interaction: Itx,
+        drawing: asyncio.Future[tuple[ui.LayoutView, discord.File]],
+        show: Callable[..., Awaitable[Any]],
+        defer: Callable[[], Awaitable[Any]],
+    ) -> bool:
+        """Answer a click with its hand picture in one request when it is drawn within
+        ``ANSWER_WITHIN``; else acknowledge it now (``defer``) and return False: the caller
+        shows the picture once drawn, in a second request."""
+        await asyncio.wait((drawing,), timeout=ANSWER_WITHIN)
+        if not drawing.done():
+            await defer()
+            return False
+        layout, file = drawing.result()
+        await show(view=layout, attachments=[file], allowed_mentions=NO_PINGS)
+        let_go(layout)
+        return True
+
+
+def _edit_original(interaction: Itx, view: ui.LayoutView, png: discord.File) -> Any:
+    """Edit the message an interaction's answer posted (for 15 minutes)."""
+    return interaction.edit_original_response(view=view, attachments=[png])
+
+
+def _edit_sent(message: discord.WebhookMessage, view: ui.LayoutView, png: discord.File) -> Any:
+    """Edit a private message sent as a follow-up."""
+    return message.edit(view=view, attachments=[png])
 
 
 def threads_allowed(interaction: discord.Interaction[Any]) -> bool:

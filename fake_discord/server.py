@@ -9,6 +9,7 @@ from aiohttp import web
 
 from fake_discord.clicks import ComponentSimulation
 from fake_discord.components import Button
+from fake_discord.constants import CB_DEFERRED_MESSAGE, CB_MESSAGE
 from fake_discord.core import LOOPBACK_HOST
 from fake_discord.gateway import GatewaySession
 from fake_discord.messages import FakeMessage
@@ -59,17 +60,21 @@ class FakeDiscord(SlashSimulation, ComponentSimulation, WorldBuilding):
     async def click_for_private(
         self, user: FakeUser, message: FakeMessage, button: Button, timeout: float = 10.0
     ) -> FakeMessage:
-        """Click a button answered privately; return the answer once drawn: the click's first
-        ephemeral follow-up, or one of the user's ephemeral messages in that channel brought up
-        to date in place (a bot may keep one live private message per user)."""
+        """Click a button answered privately; return the answer once drawn: the ephemeral
+        message the answer itself posted (at once, or deferred and then completed), the click's
+        first ephemeral follow-up, or one of the user's ephemeral messages in that channel
+        brought up to date in place (a bot may keep one live private message per user)."""
         mine = [m for m in self.visible_messages(user, message.channel_id) if m.is_ephemeral]
         edits = {m.id: m.edit_count for m in mine}
         itx = await self.click(user, message, button)
-        await itx.response(timeout)
+        response = await itx.response(timeout)
+        posted = response.message if response.type in (CB_MESSAGE, CB_DEFERRED_MESSAGE) else None
 
         def shown() -> FakeMessage | None:
             if itx.followups:
                 return itx.followups[0]
+            if posted is not None and posted.is_ephemeral and not posted.is_loading:
+                return posted
             return next((m for m in mine if m.edit_count > edits[m.id]), None)
 
         answer = await self.wait_for(shown, timeout, "the private answer")

@@ -27,12 +27,31 @@ PNG_COMPRESS_LEVEL = 1
 
 @dataclass(frozen=True, slots=True)
 class Label:
-    """A text drawn once on a transparent sprite, placed by its left-middle anchor."""
+    """A text drawn once, placed by its left-middle anchor.
 
-    sprite: Image.Image
-    anchor: tuple[int, int]  # where the anchor point falls on the sprite
+    A text in one color is kept as its coverage mask ("L", a byte a pixel) and painted in
+    ``fill``; an outlined text (two colors) as an RGBA sprite. Either paints the very pixels
+    the RGBA sprite it stands for would.
+    """
+
+    image: Image.Image  # "L": coverage painted in ``fill``; "RGBA": the sprite itself
+    fill: RGB
+    anchor: tuple[int, int]  # where the anchor point falls on the image
     extent: tuple[float, float]  # left and right of the text's box, from the anchor
-    ink: IntBox  # the pixels drawn, on the sprite
+    ink: IntBox  # the pixels drawn, on the image
+
+    def paint(self, dest: Image.Image, at: tuple[int, int]) -> None:
+        """Draw the text with the image's top-left corner at ``at``."""
+        image = self.image
+        if image.mode == "RGBA":
+            dest.paste(image, at, image)
+        elif dest.mode == "RGB":
+            x, y = at
+            dest.paste(self.fill, (x, y, x + image.width, y + image.height), image)
+        else:  # onto a sprite: the RGBA text itself, so the sprite's alpha blends as before
+            sprite = Image.new("RGBA", image.size, (*self.fill, 0))
+            sprite.putalpha(image)
+            dest.paste(sprite, at, sprite)
 
 
 def _label(
@@ -49,26 +68,30 @@ def _label(
     margin = 2  # room for anti-aliasing past the font's box: nothing is clipped
     ax, ay = margin - math.floor(left), margin - math.floor(top)
     size_px = (ax + math.ceil(right) + margin, ay + math.ceil(bottom) + margin)
-    # The sprite starts in the text's own color at alpha 0, so its edges keep that color.
-    sprite = Image.new("RGBA", size_px, (*(stroke_fill if stroke else fill), 0))
-    ImageDraw.Draw(sprite).text(
-        (ax, ay),
-        text,
-        font=fnt,
-        fill=fill,
-        anchor="lm",
-        stroke_width=stroke,
-        stroke_fill=stroke_fill,
-    )
-    ink = sprite.getbbox() or (ax, ay, ax, ay)
-    return Label(sprite, (ax, ay), (left, right), ink)
+    if stroke:
+        # The sprite starts in the outline's color at alpha 0, so its edges keep that color.
+        image = Image.new("RGBA", size_px, (*stroke_fill, 0))
+        ImageDraw.Draw(image).text(
+            (ax, ay),
+            text,
+            font=fnt,
+            fill=fill,
+            anchor="lm",
+            stroke_width=stroke,
+            stroke_fill=stroke_fill,
+        )
+    else:
+        image = Image.new("L", size_px, 0)
+        ImageDraw.Draw(image).text((ax, ay), text, font=fnt, fill=255, anchor="lm")
+    ink = image.getbbox() or (ax, ay, ax, ay)
+    return Label(image, fill, (ax, ay), (left, right), ink)
 
 
 TextKey = tuple[str, int, int, int, bool, RGB, int, RGB]
-# Texts repeat from picture to picture (numbers, words, the names at a table); least recently
-# used go first. Bound: 2,048 entries, 3 MiB.
+# Texts repeat from picture to picture (numbers, words, the names at a table, whose turn it
+# is); least recently used go first. Most are masks of 1 to 6 KiB. Bound: 4,096 entries, 4 MiB.
 _texts: BoundedCache[TextKey, Label] = BoundedCache(
-    "texts", 2048, 3 * 1024 * 1024, lambda label: image_bytes(label.sprite) + 200
+    "texts", 4096, 4 * 1024 * 1024, lambda label: image_bytes(label.image) + 200
 )
 
 
@@ -115,7 +138,7 @@ def put_text(
         x = (x0 + x1) / 2 - (left + right) / 2
     px = round(x) - label.anchor[0]
     py = round((y0 + y1) / 2) - label.anchor[1]
-    dest.paste(label.sprite, (px, py), label.sprite)
+    label.paint(dest, (px, py))
     ix0, iy0, ix1, iy1 = label.ink
     return px + ix0, py + iy0, px + ix1, py + iy1
 

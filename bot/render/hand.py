@@ -207,17 +207,23 @@ def hand_palette(edition: Edition) -> Image.Image:
     )
 
 
-# The newest hand pictures, by view: a player who opens the same hand again (Show my hand
-# twice, a page turned back) gets the same bytes without a redraw. 20 to 60 KiB each.
-# Bound: 192 entries, 4 MiB.
-_pictures: BoundedCache[tuple[HandView, Words], bytes] = BoundedCache(
+# The newest hand pictures, by what they show: a player who opens the same hand again (Show my
+# hand twice, a page turned back, others' moves that left their cards and the color as they
+# were) gets the same bytes without a redraw. 20 to 60 KiB each. Bound: 192 entries, 4 MiB.
+_pictures: BoundedCache[tuple[object, ...], bytes] = BoundedCache(
     "hand pictures", 192, 4 * 1024 * 1024, len
 )
+
+
+def picture_key(view: HandView, words: Words) -> tuple[object, ...]:
+    """Everything of ``view`` that ``hand_image`` draws: equal keys, equal pictures."""
+    drawn = view.drawn if view.drawn in view.cards else None
+    return (view.edition, view.seat, view.name, view.cards, view.playable, drawn, view.color, words)
 
 
 def render_hand(view: HandView, *, words: Words = ENGLISH) -> bytes:
     """A player's hand as PNG bytes."""
     return _pictures.get_or_make(
-        (view, words),
+        picture_key(view, words),
         lambda: encode_png(hand_image(view, words)[0], hand_palette(Edition(view.edition))),
     )

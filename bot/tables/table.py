@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+import orjson
+
 from bot.engine import Match, RuleSet
 from bot.engine.game import Phase
 
@@ -155,48 +157,53 @@ class Table:
         return self.version
 
     def to_record(self) -> str:
-        """The whole table as JSON text, for the storage."""
-        return json.dumps(
-            {
-                "table_id": self.table_id,
-                "guild_id": self.guild_id,
-                "channel_id": self.channel_id,
-                "host_id": self.host_id,
-                "rules": self.rules.to_dict(),
-                "seats": [s.to_dict() for s in self.seats],
-                "status": self.status.value,
-                "version": self.version,
-                "thread_id": self.thread_id,
-                "lobby_message_id": self.lobby_message_id,
-                "table_message_id": self.table_message_id,
-                "match": self.match.to_dict() if self.match is not None else None,
-                "seed": self.seed,
-                "log": [dump_line(line) for line in self.log],
-                "uno_armed": self.uno_armed,
-                "deadline": self.deadline,
-                "timeouts": {str(k): v for k, v in self.timeouts.items()},
-                "created_at": self.created_at,
-                "started_at": self.started_at,
-                "next_round_at": self.next_round_at,
-                "recorded": self.recorded,
-                "turn_seconds": self.turn_seconds,
-                "timeout_limit": self.timeout_limit,
-                "timer_key": self.timer_key,
-                "lobby_deadline": self.lobby_deadline,
-                "computers": self.computers,
-                "locale": self.locale,
-                "post_nonce": self.post_nonce,
-                "old_messages": self.old_messages,
-                "ping_message_id": self.ping_message_id,
-                "rematch_of": self.rematch_of,
-            },
-            separators=(",", ":"),
-        )
+        """The whole table as JSON text, for the storage (saved at every change: orjson writes
+        it in a tenth of the time of the json module; json only for what orjson refuses)."""
+        record: dict[str, Any] = {
+            "table_id": self.table_id,
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "host_id": self.host_id,
+            "rules": self.rules.to_dict(),
+            "seats": [s.to_dict() for s in self.seats],
+            "status": self.status.value,
+            "version": self.version,
+            "thread_id": self.thread_id,
+            "lobby_message_id": self.lobby_message_id,
+            "table_message_id": self.table_message_id,
+            "match": self.match.to_dict() if self.match is not None else None,
+            "seed": self.seed,
+            "log": [dump_line(line) for line in self.log],
+            "uno_armed": self.uno_armed,
+            "deadline": self.deadline,
+            "timeouts": {str(k): v for k, v in self.timeouts.items()},
+            "created_at": self.created_at,
+            "started_at": self.started_at,
+            "next_round_at": self.next_round_at,
+            "recorded": self.recorded,
+            "turn_seconds": self.turn_seconds,
+            "timeout_limit": self.timeout_limit,
+            "timer_key": self.timer_key,
+            "lobby_deadline": self.lobby_deadline,
+            "computers": self.computers,
+            "locale": self.locale,
+            "post_nonce": self.post_nonce,
+            "old_messages": self.old_messages,
+            "ping_message_id": self.ping_message_id,
+            "rematch_of": self.rematch_of,
+        }
+        try:
+            return orjson.dumps(record).decode()
+        except orjson.JSONEncodeError:  # an integer past 64 bits, say
+            return json.dumps(record, separators=(",", ":"))
 
     @classmethod
     def from_record(cls, text: str) -> Table:
         """Rebuild a table saved by ``to_record``."""
-        data = json.loads(text)
+        try:
+            data = orjson.loads(text)
+        except orjson.JSONDecodeError:  # what only json wrote (an integer past 64 bits)
+            data = json.loads(text)
         match = data.get("match")
         return cls(
             table_id=str(data["table_id"]),

@@ -44,8 +44,7 @@ async def test_kill_restart_and_finish_with_old_buttons(
     current = after.match.game.current  # type: ignore[union-attr]
     user = by_id[after.seats[current].user_id]
     itx = await fake_discord.click(user, old_board, old_board.button("Show my hand"))
-    await itx.response()
-    hand = await itx.followup(0)
+    hand = await itx.original_message()
     assert hand.is_ephemeral and "Your hand" in hand.text
 
     # A card button of the hand the first bot drew is played by the second bot.

@@ -101,3 +101,25 @@ def test_warm_up_builds_only_the_editions_asked_for_and_runs_beside_renders() ->
     assert got == expected
     assert cache_report()["palettes"].entries == 10
     assert cache_totals().bytes < 16 * MIB
+
+
+def test_a_one_color_text_is_kept_as_a_mask_that_paints_as_its_sprite() -> None:
+    from PIL import ImageDraw
+
+    from bot.render.common import fitted_label
+    from bot.render.fonts import font
+
+    text, ink = "Ann · 7 cards", (250, 250, 250)
+    label = fitted_label(text, 18, 300, 28, fill=ink)
+    assert label.image.mode == "L"  # a byte a pixel, a quarter of an RGBA sprite
+    sprite = Image.new("RGBA", label.image.size, (*ink, 0))
+    ImageDraw.Draw(sprite).text(label.anchor, text, font=font(18, True), fill=ink, anchor="lm")
+    for under in ((10, 80, 30), (10, 80, 30, 120)):
+        mode = "RGB" if len(under) == 3 else "RGBA"
+        painted = Image.new(mode, (340, 40), under)
+        label.paint(painted, (5, 3))
+        pasted = Image.new(mode, (340, 40), under)
+        pasted.paste(sprite, (5, 3), sprite)
+        assert painted.tobytes() == pasted.tobytes()
+    outlined = fitted_label(text, 18, 300, 28, fill=ink, stroke=2)
+    assert outlined.image.mode == "RGBA"  # two colors: the sprite itself

@@ -115,6 +115,18 @@ def test_hand_draws_exactly_its_cards_in_order(card_requests: list[str]) -> None
     assert [c for c in card_requests if c != art.BACK] == list(view.cards)
 
 
+def test_a_hand_is_redrawn_only_when_what_it_shows_changes(card_requests: list[str]) -> None:
+    view = sample_hand(7, Edition.CLASSIC)
+    first = render_hand(view)
+    card_requests.clear()
+    # Others' counts, the top card, what the game asks: none of it is on the picture.
+    elsewhere = replace(view, other_counts=(3, 9), top=view.cards[0], awaiting=None)
+    assert render_hand(elsewhere) is first and card_requests == []
+    recolored = replace(view, color="green" if view.color != "green" else "blue")
+    assert render_hand(recolored) != first and card_requests  # the color in force is drawn
+    assert render_hand(replace(view, playable=(False,) * 7)) != first
+
+
 @pytest.mark.parametrize("cards", [0, 1, 7, 12, 25, 40, 60])
 def test_hand_decodes_with_its_size_and_repeats(cards: int) -> None:
     view = sample_hand(cards, Edition.MARIO)

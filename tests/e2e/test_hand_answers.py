@@ -1,0 +1,106 @@
+"""A hand click is answered by the redrawn hand itself: one request, picture included. When the
+picture is not drawn in time, the click is acknowledged first and the hand shown right after."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import cogs.clicks
+from fake_discord import BotRunner, FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
+from fake_discord.constants import (
+    CB_DEFERRED_MESSAGE,
+    CB_DEFERRED_UPDATE,
+    CB_MESSAGE,
+    CB_UPDATE_MESSAGE,
+)
+from fake_discord.interactions import FakeInteraction
+from tests.e2e.test_uno_match import enabled, lobby_and_start
+from tests.e2e.uno_helpers import Harness, settle, start_bot, table_message
+
+
+def token_requests(fake: FakeDiscord, itx: FakeInteraction, since: int) -> list[str]:
+    """Requests made with this interaction's token after the ``since``-th one: its answer
+    (a POST to the callback route), follow-ups and edits (the webhook routes)."""
+    return [
+        f"{r.method} {r.route.split('/')[1]}"
+        for r in fake.traffic.log[since:]
+        if itx.token in r.path
+    ]
+
+
+async def awaited_player(
+    h: Harness, users: list[FakeUser], thread: FakeChannel
+) -> tuple[FakeUser, FakeMessage]:
+    """The player whose turn it is, and the table message."""
+    [table] = h.bot.tables.tables.values()
+    assert table.match is not None
+    by_id = {u.id: u for u in users}
+    user = by_id[table.seats[table.match.game.current].user_id]
+    board = await h.fake.wait_for(lambda: table_message(h.fake, thread), what="the table")
+    return user, board
+
+
+async def test_show_my_hand_and_a_card_click_are_each_one_request_with_the_picture(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    h = await start_bot(fake, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
+    users = [await fake.create_member(fake_guild, f"p{i}") for i in range(2)]
+    _, thread = await lobby_and_start(h, users, {"edition": "classic"})
+    assert isinstance(thread, FakeChannel)
+    user, board = await awaited_player(h, users, thread)
+
+    since = len(fake.traffic.log)
+    itx = await fake.click(user, board, board.button("Show my hand"))
+    response = await itx.response()
+    hand = response.message
+    assert response.type == CB_MESSAGE and hand is not None and hand.is_ephemeral
+    assert [a.filename for a in hand.attachments] == ["hand.png"]
+    assert token_requests(fake, itx, since) == ["POST interactions"]  # the answer alone
+
+    since, edits = len(fake.traffic.log), hand.edit_count
+    itx = await fake.click(user, hand, enabled(hand, "draw")[0])
+    response = await itx.response()
+    assert response.type == CB_UPDATE_MESSAGE
+    assert hand.edit_count == edits + 1 and [a.filename for a in hand.attachments] == ["hand.png"]
+    await settle(h)
+    assert token_requests(fake, itx, since) == ["POST interactions"]
+    assert not fake.failed_interactions()
+    fake.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
+async def test_a_picture_drawn_late_is_shown_after_the_acknowledgement(
+    fake_discord: FakeDiscord,
+    fake_guild: FakeGuild,
+    bot_runner: BotRunner,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = fake_discord
+    h = await start_bot(fake, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
+    users = [await fake.create_member(fake_guild, f"p{i}") for i in range(2)]
+    _, thread = await lobby_and_start(h, users, {"edition": "classic"})
+    assert isinstance(thread, FakeChannel)
+    user, board = await awaited_player(h, users, thread)
+    monkeypatch.setattr(cogs.clicks, "ANSWER_WITHIN", 0.0)  # no picture is ever in time
+
+    since = len(fake.traffic.log)
+    itx = await fake.click(user, board, board.button("Show my hand"))
+    assert (await itx.response()).type == CB_DEFERRED_MESSAGE
+    hand = await itx.original_message()
+    assert hand.is_ephemeral and [a.filename for a in hand.attachments] == ["hand.png"]
+    assert token_requests(fake, itx, since) == ["POST interactions", "PATCH webhooks"]
+
+    since, edits = len(fake.traffic.log), hand.edit_count
+    itx = await fake.click(user, hand, enabled(hand, "draw")[0])
+    assert (await itx.response()).type == CB_DEFERRED_UPDATE
+    await fake.wait_for(lambda: hand.edit_count > edits, what="the hand redrawn")
+    assert [a.filename for a in hand.attachments] == ["hand.png"]
+    assert token_requests(fake, itx, since) == ["POST interactions", "PATCH webhooks"]
+    await settle(h)
+    assert not fake.failed_interactions()
+    fake.assert_no_errors()
+    bot_runner.assert_no_errors()
