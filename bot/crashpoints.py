@@ -2,8 +2,9 @@
 
 Crash tests start the bot with ``UNO_CRASH_AT=<point>`` (or ``<point>:<n>``, the n-th time the
 point is reached) to stop it exactly there. Unset, as in every real run, a point costs one
-dictionary lookup. The points: ``ack`` (a hand click just acknowledged), ``table-posted`` (a
-table message posted, its id not yet saved, the old message not yet deleted).
+dictionary lookup. The points: ``ack`` (a hand click just answered, by its picture or a
+deferral), ``table-posted`` (a table message posted, its id not yet saved, the old message not
+yet deleted).
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The game's clicks: one manager call each, then the outcome presented (never the live table).
 
 Order of work for a click that changes the game: the manager applies and saves it under the
-table's lock, then the interaction is acknowledged, then the picture is drawn and shown. So a
-click Discord shows as accepted is already saved. A player's private hand edits are ordered per
-(table, player): the result of an earlier click is never drawn over a later one.
+table's lock, then the hand picture is drawn and the interaction answered with it (one request;
+acknowledged first and shown after when the picture is slow). So a click Discord shows as
+accepted is already saved. A player's private hand edits are ordered per (table, player): the
+result of an earlier click is never drawn over a later one.
 """
 
 from __future__ import annotations

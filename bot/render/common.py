@@ -29,27 +29,26 @@ PNG_COMPRESS_LEVEL = 1
 class Label:
     """A text drawn once, placed by its left-middle anchor.
 
-    A text in one color is kept as its coverage mask ("L", a byte a pixel) and painted in
-    ``fill``; an outlined text (two colors) as an RGBA sprite. Either paints the very pixels
-    the RGBA sprite it stands for would.
+    A text in one color is kept as its coverage mask ("L", a byte a pixel), painted in any
+    color; an outlined text (two colors) as an RGBA sprite. Either paints the very pixels the
+    RGBA sprite it stands for would.
     """
 
-    image: Image.Image  # "L": coverage painted in ``fill``; "RGBA": the sprite itself
-    fill: RGB
+    image: Image.Image  # "L": coverage, painted in the color asked; "RGBA": the sprite itself
     anchor: tuple[int, int]  # where the anchor point falls on the image
     extent: tuple[float, float]  # left and right of the text's box, from the anchor
     ink: IntBox  # the pixels drawn, on the image
 
-    def paint(self, dest: Image.Image, at: tuple[int, int]) -> None:
-        """Draw the text with the image's top-left corner at ``at``."""
+    def paint(self, dest: Image.Image, at: tuple[int, int], fill: RGB) -> None:
+        """Draw the text with the image's top-left corner at ``at`` (a mask in ``fill``)."""
         image = self.image
         if image.mode == "RGBA":
             dest.paste(image, at, image)
         elif dest.mode == "RGB":
             x, y = at
-            dest.paste(self.fill, (x, y, x + image.width, y + image.height), image)
+            dest.paste(fill, (x, y, x + image.width, y + image.height), image)
         else:  # onto a sprite: the RGBA text itself, so the sprite's alpha blends as before
-            sprite = Image.new("RGBA", image.size, (*self.fill, 0))
+            sprite = Image.new("RGBA", image.size, (*fill, 0))
             sprite.putalpha(image)
             dest.paste(sprite, at, sprite)
 
@@ -84,14 +83,16 @@ def _label(
         image = Image.new("L", size_px, 0)
         ImageDraw.Draw(image).text((ax, ay), text, font=fnt, fill=255, anchor="lm")
     ink = image.getbbox() or (ax, ay, ax, ay)
-    return Label(image, fill, (ax, ay), (left, right), ink)
+    return Label(image, (ax, ay), (left, right), ink)
 
 
-TextKey = tuple[str, int, int, int, bool, RGB, int, RGB]
+TextKey = tuple[str, int, int, int, bool, RGB | None, int, RGB | None]
+NO_COLOR = None  # a mask's key: one mask serves every color (a name on a plain or lit plate)
 # Texts repeat from picture to picture (numbers, words, the names at a table, whose turn it
-# is); least recently used go first. Most are masks of 1 to 6 KiB. Bound: 4,096 entries, 4 MiB.
+# is); least recently used go first. Most are masks of 1 to 6 KiB: 8 MiB keeps every name
+# of 500 tables. Bound: 8,192 entries, 8 MiB.
 _texts: BoundedCache[TextKey, Label] = BoundedCache(
-    "texts", 4096, 4 * 1024 * 1024, lambda label: image_bytes(label.image) + 200
+    "texts", 8192, 8 * 1024 * 1024, lambda label: image_bytes(label.image) + 200
 )
 
 
@@ -106,7 +107,8 @@ def fitted_label(
     stroke_fill: RGB = (0, 0, 0),
 ) -> Label:
     """``text`` drawn to fit a box of ``width`` × ``height`` (shrunk, then cut)."""
-    key = (text, size, int(width), int(height), bold, fill, stroke, stroke_fill)
+    colors = (fill, stroke_fill) if stroke else (NO_COLOR, NO_COLOR)
+    key = (text, size, int(width), int(height), bold, colors[0], stroke, colors[1])
 
     def make() -> Label:
         fitted, fitted_size, box = fit_box(text, size, int(width), int(height), bold, stroke)
@@ -138,7 +140,7 @@ def put_text(
         x = (x0 + x1) / 2 - (left + right) / 2
     px = round(x) - label.anchor[0]
     py = round((y0 + y1) / 2) - label.anchor[1]
-    label.paint(dest, (px, py))
+    label.paint(dest, (px, py), fill)
     ix0, iy0, ix1, iy1 = label.ink
     return px + ix0, py + iy0, px + ix1, py + iy1
 

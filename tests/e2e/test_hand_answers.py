@@ -43,9 +43,16 @@ async def awaited_player(
 
 
 async def test_show_my_hand_and_a_card_click_are_each_one_request_with_the_picture(
-    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+    fake_discord: FakeDiscord,
+    fake_guild: FakeGuild,
+    bot_runner: BotRunner,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake = fake_discord
+    # A picture takes milliseconds; waiting up to just under Discord's 3 s keeps a loaded test
+    # machine on the one-request path this test is about.
+    monkeypatch.setattr(cogs.clicks, "ANSWER_WITHIN", 2.5)
     h = await start_bot(fake, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
     users = [await fake.create_member(fake_guild, f"p{i}") for i in range(2)]
     _, thread = await lobby_and_start(h, users, {"edition": "classic"})
