@@ -335,9 +335,8 @@ class TableBoard:
         posted = self._ping.get(key)
         turn = self._turn.get(key)
         if posted is not None and (posted[1] is None or posted[1] != turn):
-            await self._delete(table, channel, [posted[0]])
+            await self._delete(table, channel, [posted[0]], ping=True)
             del self._ping[key]
-            await self.manager.set_ping_message(key, None)
         due = self._ping_due.pop(key, None)
         if due is None or due != turn or key in self._ping or table.status is not Status.PLAYING:
             return
@@ -376,8 +375,15 @@ class TableBoard:
         await self._delete(table, channel, strays)
 
     async def _delete(
-        self, table: TableSnapshot, channel: discord.abc.Messageable, ids: Iterable[int]
+        self,
+        table: TableSnapshot,
+        channel: discord.abc.Messageable,
+        ids: Iterable[int],
+        *,
+        ping: bool = False,
     ) -> None:
+        """Delete these messages (gone already counts as deleted), then save that they are
+        gone: as the table's turn ping (``ping``: one id) or among its old messages."""
         done = []
         for message_id in ids:
             message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
@@ -387,7 +393,10 @@ class TableBoard:
                 if exc.code == UNKNOWN_CHANNEL:
                     raise LostChannel from exc
             done.append(message_id)
-        if done:
+        if ping:
+            for message_id in done:
+                await self.manager.ping_deleted(table.table_id, message_id)
+        elif done:
             await self.manager.messages_deleted(table.table_id, done)
 
     async def _write(self, table: TableSnapshot, request: Any) -> Any:

@@ -326,6 +326,8 @@ async def test_the_awaited_player_is_pinged_after_a_wait_and_the_ping_goes_when_
     await play_turn(h, by_id, thread, 0)
     await settle(h)
     assert ping.deleted
+    saved = h.bot.tables.tables[table.table_id]
+    assert saved.ping_message_id is None and ping.id not in saved.old_messages  # gone for good
     assert [m.id for m in fake_discord.public_messages(thread)] == [
         table_message(fake_discord, thread).id  # type: ignore[union-attr]
     ]
@@ -381,4 +383,9 @@ async def test_a_ping_outlives_a_restart_and_nobody_is_pinged_twice_for_one_turn
     await play_turn(again, by_id, thread, 0)
     await settle(again)
     assert ping.deleted  # the turn moved on: its ping goes
+    # ...and is not left to delete once more: a third start deletes nothing already gone.
+    await bot_runner.stop(again.running)
+    third = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", h.channel, seed=6)
+    await settle(third)
+    assert not [e for e in fake_discord.errors if e.method == "DELETE"]
     fake_discord.assert_no_errors()
