@@ -21,8 +21,6 @@ from bot.tables.scheduler import Scheduler
 
 log = logging.getLogger(__name__)
 
-YOUNG_COLLECTION_EVERY = 10_000  # allocations between young collections (Python's default: 700)
-
 # Discord allows 5 message writes per channel in any 5 s: the table board keeps under it.
 CHANNEL_WRITES = (5, 5.0)
 
@@ -81,10 +79,6 @@ class UnoBot(commands.AutoShardedBot):
         # process: moved out of the collector's sight, full collections skip it.
         gc.collect()
         gc.freeze()
-        # Each click makes thousands of short-lived objects (discord.py's messages and
-        # components): young collections every 10,000 allocations instead of 700 leave full
-        # collections (tens of ms with 500 tables) to almost never, at about 4 MiB more.
-        gc.set_threshold(YOUNG_COLLECTION_EVERY, *gc.get_threshold()[1:])
         if self.settings.sync_commands:
             await self.sync_commands(force=self.settings.force_sync)
         else:  # another process syncs; this one still makes its replies' commands clickable
