@@ -259,13 +259,14 @@ class GameClicks:
         async with self.hands.hold((table_id, user_id)):  # never drawn over a click's result
             latest = self.latest.reusable(table_id, user_id, outcome.version) if reuse else None
             if latest is None:
-                drawing = asyncio.ensure_future(
-                    self.hand_message(outcome, outcome.hand, note=text, tongue=tongue)
+                await self._answer(
+                    interaction,
+                    self.hand_message(outcome, outcome.hand, note=text, tongue=tongue),
+                    lambda view, file: interaction.response.send_message(
+                        view=view, file=file, ephemeral=True, allowed_mentions=NO_PINGS
+                    ),
+                    lambda: interaction.response.defer(ephemeral=True, thinking=True),
                 )
-                try:
-                    await self._show_new_hand(interaction, drawing)
-                finally:
-                    drawing.cancel()  # only ever pending when the answer failed
                 edit = partial(_edit_original, interaction)
             else:
                 await interaction.response.defer()  # the click is answered by the edit alone
@@ -288,23 +289,6 @@ class GameClicks:
                 let_go(layout)
                 edit = partial(_edit_sent, sent)
         self.remember_hand(outcome, user_id, edit, tongue)
-
-    async def _show_new_hand(
-        self, interaction: Itx, drawing: asyncio.Future[tuple[ui.LayoutView, discord.File]]
-    ) -> None:
-        """A new private hand message: sent with the answer when drawn in time, else after."""
-
-        async def send(**kwargs: Any) -> None:
-            (file,) = kwargs.pop("attachments")
-            await interaction.response.send_message(file=file, ephemeral=True, **kwargs)
-
-        async def defer() -> None:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-
-        if not await self._answer(interaction, drawing, send, defer):
-            layout, file = await drawing
-            await interaction.edit_original_response(view=layout, attachments=[file])
-            let_go(layout)
 
     def remember_hand(self, outcome: Outcome, user_id: int, edit: Editor, tongue: Lang) -> None:
         """A hand message was drawn (in ``tongue``): the newest of this player's, and maybe an
@@ -495,7 +479,8 @@ class GameClicks:
                 )
                 crash_point("ack")  # crash tests: killed the instant the click is answered
                 return
-            drawing = asyncio.ensure_future(
+            await self._answer(
+                interaction,
                 self.hand_message(
                     outcome,
                     outcome.hand,
@@ -504,21 +489,13 @@ class GameClicks:
                     aiming=aiming,
                     note=text,
                     tongue=tongue,
-                )
+                ),
+                lambda view, file: interaction.response.edit_message(
+                    view=view, attachments=[file], allowed_mentions=NO_PINGS
+                ),
+                interaction.response.defer,
+                answered=lambda: crash_point("ack"),  # crash tests: killed right then
             )
-            try:
-                shown = await self._answer(
-                    interaction,
-                    drawing,
-                    interaction.response.edit_message,
-                    interaction.response.defer,
-                )
-                crash_point("ack")  # crash tests: killed the instant the click is answered
-                if not shown:
-                    layout, file = await drawing
-                    await interaction.edit_original_response(view=layout, attachments=[file])
-            finally:
-                drawing.cancel()  # only ever pending when the answer failed
         self.remember_hand(
             outcome, interaction.user.id, partial(_edit_original, interaction), tongue
         )
@@ -526,21 +503,29 @@ class GameClicks:
     @staticmethod
     async def _answer(
         interaction: Itx,
-        drawing: asyncio.Future[tuple[ui.LayoutView, discord.File]],
-        show: Callable[..., Awaitable[Any]],
+        drawing: Coroutine[Any, Any, tuple[ui.LayoutView, discord.File]],
+        show: Callable[[ui.LayoutView, discord.File], Awaitable[Any]],
         defer: Callable[[], Awaitable[Any]],
-    ) -> bool:
-        """Answer a click with its hand picture in one request when it is drawn within
-        ``ANSWER_WITHIN``; else acknowledge it now (``defer``) and return False: the caller
-        shows the picture once drawn, in a second request."""
-        await asyncio.wait((drawing,), timeout=ANSWER_WITHIN)
-        if not drawing.done():
-            await defer()
-            return False
-        layout, file = drawing.result()
-        await show(view=layout, attachments=[file], allowed_mentions=NO_PINGS)
-        let_go(layout)
-        return True
+        answered: Callable[[], None] = lambda: None,
+    ) -> None:
+        """Answer a click with its hand picture: in one request (``show``) when it is drawn
+        within ``ANSWER_WITHIN``; else acknowledged at once (``defer``), and the answer edited
+        to show the picture once drawn. ``answered`` runs the moment the click is answered."""
+        task = asyncio.ensure_future(drawing)
+        try:
+            await asyncio.wait((task,), timeout=ANSWER_WITHIN)
+            late = not task.done()
+            if late:
+                await defer()
+            else:
+                await show(*task.result())
+            answered()
+            layout, file = await task
+            if late:
+                await interaction.edit_original_response(view=layout, attachments=[file])
+            let_go(layout)
+        finally:
+            task.cancel()  # only ever pending when the answer failed
 
 
 def _edit_original(interaction: Itx, view: ui.LayoutView, png: discord.File) -> Any:

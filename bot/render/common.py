@@ -87,7 +87,6 @@ def _label(
 
 
 TextKey = tuple[str, int, int, int, bool, RGB | None, int, RGB | None]
-NO_COLOR = None  # a mask's key: one mask serves every color (a name on a plain or lit plate)
 # Texts repeat from picture to picture (numbers, words, the names at a table, whose turn it
 # is); least recently used go first. Most are masks of 1 to 6 KiB: 8 MiB keeps every name
 # of 500 tables. Bound: 8,192 entries, 8 MiB.
@@ -107,7 +106,8 @@ def fitted_label(
     stroke_fill: RGB = (0, 0, 0),
 ) -> Label:
     """``text`` drawn to fit a box of ``width`` × ``height`` (shrunk, then cut)."""
-    colors = (fill, stroke_fill) if stroke else (NO_COLOR, NO_COLOR)
+    # A mask's key has no color: one mask serves every color (a name on a plain or lit plate).
+    colors = (fill, stroke_fill) if stroke else (None, None)
     key = (text, size, int(width), int(height), bold, colors[0], stroke, colors[1])
 
     def make() -> Label:

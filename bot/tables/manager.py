@@ -289,21 +289,14 @@ class TableManager:
 
         return await self.registry.save_messages(table_id, change)
 
-    async def ping_deleted(self, table_id: str, message_id: int) -> bool:
-        """The turn ping ``message_id`` is deleted: no ping is left to delete (one save)."""
-
-        def change(table: Table) -> None:
-            if table.ping_message_id == message_id:
-                table.ping_message_id = None
-            table.old_messages = [m for m in table.old_messages if m != message_id]
-
-        return await self.registry.save_messages(table_id, change)
-
     async def messages_deleted(self, table_id: str, message_ids: Collection[int]) -> bool:
-        """These of the table's old messages are gone."""
+        """These of the table's messages (old ones, or its turn ping) are gone: nothing of
+        them is left to delete (one save)."""
 
         def change(table: Table) -> None:
             table.old_messages = [m for m in table.old_messages if m not in message_ids]
+            if table.ping_message_id in message_ids:
+                table.ping_message_id = None
 
         return await self.registry.save_messages(table_id, change)
 

@@ -335,7 +335,7 @@ class TableBoard:
         posted = self._ping.get(key)
         turn = self._turn.get(key)
         if posted is not None and (posted[1] is None or posted[1] != turn):
-            await self._delete(table, channel, [posted[0]], ping=True)
+            await self._delete(table, channel, [posted[0]])
             del self._ping[key]
         due = self._ping_due.pop(key, None)
         if due is None or due != turn or key in self._ping or table.status is not Status.PLAYING:
@@ -375,15 +375,10 @@ class TableBoard:
         await self._delete(table, channel, strays)
 
     async def _delete(
-        self,
-        table: TableSnapshot,
-        channel: discord.abc.Messageable,
-        ids: Iterable[int],
-        *,
-        ping: bool = False,
+        self, table: TableSnapshot, channel: discord.abc.Messageable, ids: Iterable[int]
     ) -> None:
         """Delete these messages (gone already counts as deleted), then save that they are
-        gone: as the table's turn ping (``ping``: one id) or among its old messages."""
+        gone (old messages, or the turn ping)."""
         done = []
         for message_id in ids:
             message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
@@ -393,10 +388,7 @@ class TableBoard:
                 if exc.code == UNKNOWN_CHANNEL:
                     raise LostChannel from exc
             done.append(message_id)
-        if ping:
-            for message_id in done:
-                await self.manager.ping_deleted(table.table_id, message_id)
-        elif done:
+        if done:
             await self.manager.messages_deleted(table.table_id, done)
 
     async def _write(self, table: TableSnapshot, request: Any) -> Any:

@@ -30,16 +30,20 @@ def token_requests(fake: FakeDiscord, itx: FakeInteraction, since: int) -> list[
     ]
 
 
-async def awaited_player(
-    h: Harness, users: list[FakeUser], thread: FakeChannel
-) -> tuple[FakeUser, FakeMessage]:
-    """The player whose turn it is, and the table message."""
+async def game_of_two(
+    fake: FakeDiscord, guild: FakeGuild, runner: BotRunner, db: Path
+) -> tuple[Harness, FakeUser, FakeMessage]:
+    """A started two-player game: the bot, the player whose turn it is, the table message."""
+    h = await start_bot(fake, runner, db, guild.default_channel)
+    users = [await fake.create_member(guild, f"p{i}") for i in range(2)]
+    _, thread = await lobby_and_start(h, users, {"edition": "classic"})
+    assert isinstance(thread, FakeChannel)
     [table] = h.bot.tables.tables.values()
     assert table.match is not None
     by_id = {u.id: u for u in users}
     user = by_id[table.seats[table.match.game.current].user_id]
-    board = await h.fake.wait_for(lambda: table_message(h.fake, thread), what="the table")
-    return user, board
+    board = await fake.wait_for(lambda: table_message(fake, thread), what="the table")
+    return h, user, board
 
 
 async def test_show_my_hand_and_a_card_click_are_each_one_request_with_the_picture(
@@ -53,11 +57,7 @@ async def test_show_my_hand_and_a_card_click_are_each_one_request_with_the_pictu
     # A picture takes milliseconds; waiting up to just under Discord's 3 s keeps a loaded test
     # machine on the one-request path this test is about.
     monkeypatch.setattr(cogs.clicks, "ANSWER_WITHIN", 2.5)
-    h = await start_bot(fake, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
-    users = [await fake.create_member(fake_guild, f"p{i}") for i in range(2)]
-    _, thread = await lobby_and_start(h, users, {"edition": "classic"})
-    assert isinstance(thread, FakeChannel)
-    user, board = await awaited_player(h, users, thread)
+    h, user, board = await game_of_two(fake, fake_guild, bot_runner, tmp_path / "uno.db")
 
     since = len(fake.traffic.log)
     itx = await fake.click(user, board, board.button("Show my hand"))
@@ -87,11 +87,7 @@ async def test_a_picture_drawn_late_is_shown_after_the_acknowledgement(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake = fake_discord
-    h = await start_bot(fake, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
-    users = [await fake.create_member(fake_guild, f"p{i}") for i in range(2)]
-    _, thread = await lobby_and_start(h, users, {"edition": "classic"})
-    assert isinstance(thread, FakeChannel)
-    user, board = await awaited_player(h, users, thread)
+    h, user, board = await game_of_two(fake, fake_guild, bot_runner, tmp_path / "uno.db")
     monkeypatch.setattr(cogs.clicks, "ANSWER_WITHIN", 0.0)  # no picture is ever in time
 
     since = len(fake.traffic.log)

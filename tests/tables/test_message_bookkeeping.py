@@ -71,7 +71,7 @@ async def test_message_bookkeeping_is_saved_without_a_new_version(storage: Stora
     assert '"old_messages":[5]' in record.state and '"ping_message_id":9' in record.state
     assert await manager.messages_deleted("t1", [5])
     assert manager.tables["t1"].old_messages == [] and manager.tables["t1"].post_nonce is None
-    assert await manager.ping_deleted("t1", 9)  # deleted: nothing left to delete
+    assert await manager.messages_deleted("t1", [9])  # the ping: nothing left to delete
     assert manager.tables["t1"].ping_message_id is None and manager.tables["t1"].old_messages == []
     [record] = await storage.load_tables()
     assert '"ping_message_id":null' in record.state and '"old_messages":[]' in record.state
