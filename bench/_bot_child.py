@@ -9,7 +9,8 @@ It patches discord.py's REST base and gateway URL, opens the tree's storage on t
 starts ``UnoBot(settings, storage=...)`` as ``python -m bot`` would, and reports its milestones on
 stdout as JSON lines ``{"event": ..., "t": <time.monotonic()>}`` (the clock is shared by every
 process, so the parent can time them): ``hello``, ``imported``, ``setup_done``, ``ready``,
-``closed``. It closes the bot cleanly on SIGTERM, on ``stop`` read from stdin, or when stdin
+``closed``, and ``gc`` (its garbage collection time so far) whenever ``gc`` is read from stdin.
+It closes the bot cleanly on SIGTERM, on ``stop`` read from stdin, or when stdin
 reaches its end (the parent is gone), and exits by itself a few seconds later if closing hangs.
 
 Only the project's stable surface is used: ``Settings.from_env`` (or the ``Settings``
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import inspect
 import json
 import logging
@@ -44,6 +46,27 @@ def report(event: str, **extra: Any) -> None:
     """One milestone for the parent, as a JSON line on stdout."""
     sys.stdout.write(json.dumps({"event": event, "t": time.monotonic(), **extra}) + "\n")
     sys.stdout.flush()
+
+
+class GcClock:
+    """Time this process spends in garbage collection, by generation."""
+
+    def __init__(self) -> None:
+        self.seconds = [0.0, 0.0, 0.0]
+        self.counts = [0, 0, 0]
+        self._started = 0.0
+        gc.callbacks.append(self._tick)
+
+    def _tick(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        generation = info["generation"]
+        self.seconds[generation] += time.perf_counter() - self._started
+        self.counts[generation] += 1
+
+    def report(self) -> dict[str, Any]:
+        return {"gc_s": [round(s, 3) for s in self.seconds], "gc_collections": self.counts}
 
 
 def make_settings(token: str, database: str) -> Any:
@@ -98,12 +121,15 @@ def make_bot(settings: Any, storage: Any, guild_ready_timeout: float) -> Any:
 
 
 def watch_stdin(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
-    """Stop when the parent says so or goes away (its end of the pipe closes)."""
+    """Stop when the parent says so or goes away (its end of the pipe closes); ``gc`` asks for
+    the time spent collecting so far."""
 
     def run() -> None:
         for line in sys.stdin:
             if line.strip() == "stop":
                 break
+            if line.strip() == "gc":
+                report("gc", **GC_CLOCK.report())
         loop.call_soon_threadsafe(stop.set)
 
     threading.Thread(target=run, name="bench-stdin", daemon=True).start()
@@ -156,6 +182,8 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--guild-ready-timeout", type=float, default=0.05)
     return parser.parse_args()
 
+
+GC_CLOCK = GcClock()
 
 if __name__ == "__main__":
     report("hello", pid=os.getpid())

@@ -31,6 +31,10 @@ HAND_ACTIONS = MOVE_ACTIONS | {"pick"}
 ACTION_LABELS = {"Draw": "draw", "Keep it": "keep", "Accept": "accept", "Challenge": "challenge"}
 CB_MESSAGE = 4  # an interaction answered with a message of its own (here: a private refusal)
 CB_UPDATE_LATER = 6  # acknowledged only: a bot that keeps one live hand per player edits it
+# The longest a table may wait between rounds, with some margin (the bot's own is 30 s), and
+# the pause of a flat-out player who found nothing to do.
+ROUND_BREAK = 40.0
+STALL_PAUSE = 0.25
 
 # ----- figures -----
 
@@ -84,9 +88,10 @@ class BenchTable:
     players: list[FakeUser]
     thread: FakeChannel | None = None
     finished: bool = False
-    stuck: bool = False  # given up: no move could be made several times in a row
+    stuck: bool = False  # given up: no move could be made for a long while
     moves: int = 0
     stalls: int = 0
+    moved_at: float = field(default_factory=time.monotonic)  # the last move, or the opening
     seen: tuple[int, int] | None = None  # the channel's newest message when we last moved
     last: int | None = None  # the seat of the player who acted last
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -461,15 +466,19 @@ class Players:
             if table.finished:
                 return 0
             found = await self.actor(table, clicks, probe, wait)
-            if found is None:
-                table.stalls += 1
-                if table.stalls >= 5:
-                    table.finished = table.stuck = True
-                return 0
-            if not_before is not None:
-                await asyncio.sleep(max(0.0, not_before - time.monotonic()))
-            made = await self.play(table, *found, clicks)
-            table.stalls = 0 if made else table.stalls + 1
-            if table.stalls >= 5:
+            made = 0
+            if found is not None:
+                if not_before is not None:
+                    await asyncio.sleep(max(0.0, not_before - time.monotonic()))
+                made = await self.play(table, *found, clicks)
+            if made:
+                table.stalls, table.moved_at = 0, time.monotonic()
+                return made
+            table.stalls += 1
+            # Given up only after a while: between rounds nobody can move until the next round
+            # starts (by a click or after ROUND_BREAK), and flat-out players find that out fast.
+            if table.stalls >= 5 and time.monotonic() - table.moved_at > ROUND_BREAK:
                 table.finished = table.stuck = True
-            return made
+            elif probe:
+                await asyncio.sleep(STALL_PAUSE)  # as people would, rather than click on and on
+            return 0

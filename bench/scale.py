@@ -16,7 +16,8 @@ Prints one JSON object:
 - pacing: the most message writes (create + edit + delete) one channel received in any 5 s,
   with players taking about 1 s per move and with players clicking flat out;
 - latency: click -> private hand result and click acknowledgement, p50 / p99;
-- cpu: the bot's CPU ms per interaction, and the interactions per second it sustains saturated;
+- cpu: the bot's CPU ms per interaction, and the interactions per second it sustains saturated
+  (with the bot's garbage collection time and context switches meanwhile);
 - restart: with the saved tables, start -> ready, and clicks sent right after ready.
 
 Run: python bench/scale.py [--quick] [--only rss,requests,pacing,latency,cpu,restart]
@@ -43,7 +44,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -90,6 +91,27 @@ def proc_cpu_s(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def proc_switches(pid: int) -> dict[str, int]:
+    """Context switches of every thread of a process so far: voluntary (it waited: I/O, a
+    lock, the GIL) and not (the kernel took the CPU away)."""
+    totals = {"voluntary": 0, "involuntary": 0}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError), open(task / "status") as status:
+            for line in status:
+                if line.startswith("voluntary_ctxt_switches:"):
+                    totals["voluntary"] += int(line.split()[1])
+                elif line.startswith("nonvoluntary_ctxt_switches:"):
+                    totals["involuntary"] += int(line.split()[1])
+    return totals
+
+
+def proc_user_system_s(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds a process has used."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
 
 
 class BotProcess:
@@ -173,6 +195,24 @@ class BotProcess:
 
     def cpu(self) -> float:
         return proc_cpu_s(self.pid)
+
+    def switches(self) -> dict[str, int]:
+        return proc_switches(self.pid)
+
+    def user_system(self) -> tuple[float, float]:
+        return proc_user_system_s(self.pid)
+
+    async def gc_seconds(self) -> list[float] | None:
+        """Seconds the bot spent in garbage collection so far, by generation (None if the
+        process does not answer)."""
+        self.events.pop("gc", None)
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(b"gc\n")
+            await self.proc.stdin.drain()
+            return [float(s) for s in (await self.wait("gc", 5.0))["gc_s"]]
+        except (AssertionError, ConnectionError, RuntimeError, KeyError):
+            return None
 
     async def stop(self, timeout: float = 15.0) -> float:
         """Ask for a clean close (stdin, then SIGTERM), kill if it hangs; seconds it took."""
@@ -311,20 +351,32 @@ class Meter:
     cpu: float = 0.0
     interactions: int = 0
     bench_cpu: float = 0.0
+    gc: list[float] | None = None
+    switches: dict[str, int] = field(default_factory=dict)
+    user_system: tuple[float, float] = (0.0, 0.0)
 
-    def __post_init__(self) -> None:
-        self.reset()
-
-    def reset(self) -> None:
+    async def start(self) -> Meter:
+        self.gc = await self.bot.gc_seconds()
+        self.switches = self.bot.switches()
+        self.user_system = self.bot.user_system()
         self.wall = time.monotonic()
         self.cpu = self.bot.cpu()
         self.interactions = len(self.fake.interactions)
         self.bench_cpu = time.process_time()
+        return self
 
-    def read(self) -> dict[str, Any]:
+    async def read(self) -> dict[str, Any]:
         wall = time.monotonic() - self.wall
         cpu = self.bot.cpu() - self.cpu
         count = len(self.fake.interactions) - self.interactions
+        switches = {k: v - self.switches.get(k, 0) for k, v in self.bot.switches().items()}
+        user, system = (
+            a - b for a, b in zip(self.bot.user_system(), self.user_system, strict=True)
+        )
+        gc_now = await self.bot.gc_seconds()
+        gc_s = None
+        if gc_now is not None and self.gc is not None:
+            gc_s = [round(after - before, 3) for before, after in zip(self.gc, gc_now, strict=True)]
         return {
             "interactions": count,
             "seconds": round(wall, 2),
@@ -333,6 +385,13 @@ class Meter:
             "bot_cpu_share": round(cpu / wall, 2) if wall else None,
             "bench_cpu_share": round((time.process_time() - self.bench_cpu) / wall, 2)
             if wall
+            else None,
+            # the bot's garbage collections meanwhile, seconds by generation (part of its CPU)
+            "bot_gc_s": gc_s,
+            "bot_user_system_s": [round(user, 2), round(system, 2)],
+            # context switches of the bot's threads per interaction (waits, the GIL, preemption)
+            "bot_switches_per_interaction": {k: round(v / count, 1) for k, v in switches.items()}
+            if count
             else None,
         }
 
@@ -457,10 +516,11 @@ class Bench:
             out["tables"][str(target)] = bot.rss()
             lighten(self.fake)
         tables = self.world.live()
+        print(f"scale: rss: {len(tables)} tables open, moves...", file=sys.stderr, flush=True)
         clicks = Clicks()
-        meter = Meter(bot, self.fake)
+        meter = await Meter(bot, self.fake).start()
         made = await self.moves(args.moves, tables, clicks, args.concurrency)
-        load = meter.read()
+        load = await meter.read()
         await quiet(self.fake)
         out["after_moves"] = {"tables": len(tables), "moves": made, "mib": bot.rss()}
         self.out.setdefault("cpu", {})["during_moves"] = load
@@ -654,9 +714,9 @@ class Bench:
 
         runner = asyncio.gather(*(run(t) for t in tables))
         await asyncio.sleep(2.0)  # let the load build up
-        meter = Meter(self.proc, self.fake)
+        meter = await Meter(self.proc, self.fake).start()
         await asyncio.sleep(args.cpu_seconds)
-        saturated = meter.read()
+        saturated = await meter.read()
         cpu_ms = saturated["cpu_ms_per_interaction"]
         # What one fully available core would sustain at that cost (a shared machine may not
         # give the bot a whole core: see bot_cpu_share).
@@ -759,6 +819,42 @@ class Bench:
         self.out["wall_s"] = round(time.monotonic() - begun, 1)
         return self.out
 
+    def last_board(self, table: BenchTable) -> dict[str, Any]:
+        board = self.players.board(table)
+        newest = next(
+            (
+                m
+                for m in reversed(self.fake.channel_messages.get(table.where.id, []))
+                if not m.deleted and m.ephemeral_to is None
+            ),
+            None,
+        )
+        return {
+            "edition": table.edition,
+            "moves": table.moves,
+            "table_message": board.text[-300:] if board is not None else None,
+            "buttons": [b.label for b in board.buttons] if board is not None else [],
+            "newest_message": newest.text[-300:] if newest is not None else None,
+            "hands": [self._hand_seen(table, user) for user in table.players],
+        }
+
+    def _hand_seen(self, table: BenchTable, user: FakeUser) -> dict[str, Any] | None:
+        hand = self.players.hands.get((table.where.id, user.id))
+        if hand is None:
+            return None
+        mine = [
+            m
+            for m in self.fake.channel_messages.get(table.where.id, [])
+            if m.ephemeral_to == user.id
+        ]
+        return {
+            "id": hand.id,
+            "edits": hand.edit_count,
+            "text": hand.text[:200],
+            "buttons": [f"{b.label}{' (off)' if b.disabled else ''}" for b in hand.buttons],
+            "private_messages": [(m.id, m.edit_count, m.text[:90]) for m in mine[-3:]],
+        }
+
     def health(self) -> dict[str, Any]:
         """Anything that went wrong: rejected calls, unanswered clicks, errors the bot logged."""
         fake = self.fake
@@ -771,6 +867,9 @@ class Bench:
         return {
             "bot_cpu_s": round(self.bot_cpu_s, 1),
             "stuck_tables": sum(t.stuck for t in self.world.tables),
+            # What the first few given-up tables showed last, to tell the bot's fault from a
+            # state the players do not handle.
+            "stuck_boards": [self.last_board(t) for t in self.world.tables if t.stuck][:5],
             "table_waits_timed_out": self.players.stale_waits,
             "stray_player_tasks": self.stray_tasks,
             "interactions": len(fake.interactions),
@@ -858,7 +957,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--pacing-seconds", type=float, help="duration of each pacing mode (20)")
     parser.add_argument("--pacing-tables", type=int, default=3)
     parser.add_argument("--cpu-seconds", type=float, help="saturated run duration (20)")
-    parser.add_argument("--cpu-tables", type=int, help="tables played at once then (24)")
+    parser.add_argument("--cpu-tables", type=int, help="tables played at once then (150)")
     parser.add_argument("--restart-tables", type=int, help="saved tables at the restart (500)")
     parser.add_argument("--restart-clicks", type=int, default=5, help="clicks of each kind then")
     parser.add_argument("--concurrency", type=int, default=8, help="players acting at once")
@@ -880,7 +979,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "think": 1.0,
         "pacing_seconds": 20.0,
         "cpu_seconds": 20.0,
-        "cpu_tables": 24,
+        # Enough tables to keep the bot busy: each table's players wait for its message, whose
+        # edits are paced (1 s), so 24 tables left a paced bot three quarters idle.
+        "cpu_tables": 150,
     }
     quick = {
         "tables": [6, 15],

@@ -40,6 +40,9 @@ log = logging.getLogger(__name__)
 
 CLOSED = (Status.FINISHED, Status.CANCELLED)
 PING_AFTER = 20.0  # seconds a table waits for a human before their ping is posted
+# Pings are spread bot-wide: the tables restored at a start begin to wait together, and their
+# pings would otherwise all fall due in one second, far past the bot's 50 requests a second.
+PINGS_PER_SECOND = 10.0
 # Discord refuses edits to a message older than an hour once it took many edits: a table
 # message is replaced well before that.
 MAX_MESSAGE_AGE = 50 * 60.0
@@ -85,6 +88,7 @@ class TableBoard:
         clock: Clock = time.time,
         sleep: Sleep = asyncio.sleep,
         ping_after: float | None = PING_AFTER,
+        pings_per_second: float = PINGS_PER_SECOND,
         max_age: float = MAX_MESSAGE_AGE,
     ) -> None:
         self.client = client
@@ -95,6 +99,8 @@ class TableBoard:
         self.clock = clock  # wall time, to tell a message's age from its id
         self.sleep = sleep
         self.ping_after = ping_after
+        self.ping_spacing = 1.0 / pings_per_second
+        self._next_ping = float("-inf")  # pacer clock: when the next ping may fall due
         self.max_age = max_age
         manager.registry.keep_ended = True  # ended tables stay stored until shown here
         self._latest: dict[str, TableSnapshot] = {}
@@ -163,7 +169,13 @@ class TableBoard:
             self.manager.scheduler.schedule(f"{key}:ping", when, lambda: self._ping_now(key, turn))
 
     async def _ping_now(self, key: str, turn: Turn) -> None:
-        """The table has waited long enough for this turn: the refresher posts the ping."""
+        """The table has waited long enough for this turn: the refresher posts the ping, in
+        its turn among the pings falling due at the same time."""
+        now = self.pacer.clock()
+        at = max(now, self._next_ping)
+        self._next_ping = at + self.ping_spacing
+        if at > now:
+            await self.sleep(at - now)
         latest = self._latest.get(key)
         if latest is None or self._turn.get(key) != turn:
             return
