@@ -186,12 +186,17 @@ class Players:
                 return message
         return None
 
-    def newest(self, table: BenchTable) -> tuple[int, int]:
-        """The newest public message in the table's channel, and how often it was edited."""
+    def newest_message(self, table: BenchTable) -> FakeMessage | None:
+        """The newest public message in the table's channel."""
         for message in reversed(self.fake.channel_messages.get(table.where.id, [])):
             if not message.deleted and message.ephemeral_to is None:
-                return (message.id, message.edit_count)
-        return (0, 0)
+                return message
+        return None
+
+    def newest(self, table: BenchTable) -> tuple[int, int]:
+        """The newest public message in the table's channel, and how often it was edited."""
+        message = self.newest_message(table)
+        return (0, 0) if message is None else (message.id, message.edit_count)
 
     def event_time(self, message_id: int, since: float) -> float | None:
         """When the fake first wrote ``message_id`` at or after ``since`` (perf_counter).

@@ -86,11 +86,16 @@ def proc_rss_mib(pid: int, key: str = "VmRSS") -> float:
     raise RuntimeError(f"no {key} for process {pid}")
 
 
-def proc_cpu_s(pid: int) -> float:
-    """User + system CPU seconds a process has used."""
+def proc_user_system_s(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds a process has used."""
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
+
+
+def proc_cpu_s(pid: int) -> float:
+    """User + system CPU seconds a process has used."""
+    return sum(proc_user_system_s(pid))
 
 
 def proc_switches(pid: int) -> dict[str, int]:
@@ -105,13 +110,6 @@ def proc_switches(pid: int) -> dict[str, int]:
                 elif line.startswith("nonvoluntary_ctxt_switches:"):
                     totals["involuntary"] += int(line.split()[1])
     return totals
-
-
-def proc_user_system_s(pid: int) -> tuple[float, float]:
-    """User and system CPU seconds a process has used."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return int(fields[11]) / CLOCK_TICKS, int(fields[12]) / CLOCK_TICKS
 
 
 class BotProcess:
@@ -821,14 +819,7 @@ class Bench:
 
     def last_board(self, table: BenchTable) -> dict[str, Any]:
         board = self.players.board(table)
-        newest = next(
-            (
-                m
-                for m in reversed(self.fake.channel_messages.get(table.where.id, []))
-                if not m.deleted and m.ephemeral_to is None
-            ),
-            None,
-        )
+        newest = self.players.newest_message(table)
         return {
             "edition": table.edition,
             "moves": table.moves,

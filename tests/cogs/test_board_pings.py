@@ -32,7 +32,12 @@ class ManualTime:
         await self.gate.wait()
 
 
-async def board_with(store: Storage, time: ManualTime) -> tuple[TableBoard, TableSnapshot]:
+async def pinging(
+    store: Storage, keys: list[str]
+) -> tuple[TableBoard, ManualTime, TableSnapshot, list[tuple[str, float]]]:
+    """A board on manual time whose ``keys`` await TURN; each refresh it is asked for is noted
+    (table, time) instead of made."""
+    time = ManualTime()
     manager = manager_on(store)
     heard: list[TableSnapshot] = []
     manager.subscribe(heard.append)
@@ -45,26 +50,22 @@ async def board_with(store: Storage, time: ManualTime) -> tuple[TableBoard, Tabl
         sleep=time.sleep,
         pings_per_second=10.0,
     )
-    return board, heard[-1]
-
-
-def awaiting(board: TableBoard, snapshot: TableSnapshot, keys: list[str]) -> None:
+    asked: list[tuple[str, float]] = []
+    board.request = lambda table: asked.append((table.table_id, time.now))  # type: ignore[method-assign]
     for key in keys:
-        board._latest[key] = snapshot
+        board._latest[key] = heard[-1]
         board._turn[key] = TURN
+    return board, time, heard[-1], asked
 
 
 async def test_pings_falling_due_together_go_out_a_tenth_of_a_second_apart(
     storage: Storage,  # noqa: F811
 ) -> None:
-    time = ManualTime()
-    board, snapshot = await board_with(storage, time)
-    asked: list[float] = []
-    board.request = lambda table: asked.append(time.now)  # type: ignore[method-assign]
     keys = [f"t{i}" for i in range(30)]
-    awaiting(board, snapshot, keys)
+    board, _, _, requests = await pinging(storage, keys)
     # The scheduler starts every ping that falls due as a task of its own.
     await asyncio.gather(*(board._ping_now(key, TURN) for key in keys))
+    asked = [when for _, when in requests]
     assert len(asked) == 30
     assert all(b - a >= 0.1 - 1e-9 for a, b in pairwise(asked))
     assert asked[-1] - asked[0] < 3.0  # spread out, not held back for long
@@ -74,18 +75,14 @@ async def test_pings_falling_due_together_go_out_a_tenth_of_a_second_apart(
 async def test_a_ping_whose_turn_ended_while_it_waited_is_not_posted(
     storage: Storage,  # noqa: F811
 ) -> None:
-    time = ManualTime()
-    board, snapshot = await board_with(storage, time)
-    asked: list[str] = []
-    board.request = lambda table: asked.append(table.table_id)  # type: ignore[method-assign]
-    awaiting(board, snapshot, ["a", "b"])
+    board, time, snapshot, requests = await pinging(storage, ["a", "b"])
     time.gate.clear()
     first = asyncio.create_task(board._ping_now("a", TURN))
     second = asyncio.create_task(board._ping_now("b", TURN))
     await first  # the first goes at once...
-    assert asked == [snapshot.table_id]
+    assert [table for table, _ in requests] == [snapshot.table_id]
     board._turn["b"] = (2, 1, 0, 0, "turn")  # ...while b's player moves before b's turn comes
     time.gate.set()
     await second
-    assert asked == [snapshot.table_id]
+    assert [table for table, _ in requests] == [snapshot.table_id]
     assert "b" not in board._ping_due
