@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import math
 import threading
 from collections.abc import Callable, Hashable, Sequence
@@ -12,14 +11,11 @@ from PIL import Image, ImageDraw
 
 from .art import RGB
 from .cache import BoundedCache, image_bytes
-from .fonts import fit_box, font, readable_name
+from .fonts import fit_box, font, ink_box, readable_name
+from .png import palette_png
 
 Box = tuple[float, float, float, float]
 IntBox = tuple[int, int, int, int]
-
-# A 256-color PNG at zlib level 1: a fraction of the bytes of a truecolor PNG, and faster to
-# encode; level 1 keeps most of the size gain of level 6 at a quarter of the time.
-PNG_COMPRESS_LEVEL = 1
 
 
 # ----- text -----
@@ -27,94 +23,117 @@ PNG_COMPRESS_LEVEL = 1
 
 @dataclass(frozen=True, slots=True)
 class Label:
-    """A text drawn once, placed by its left-middle anchor.
+    """A text drawn once as coverage masks (a byte a pixel), painted in any colors.
 
-    A text in one color is kept as its coverage mask ("L", a byte a pixel), painted in any
-    color; an outlined text (two colors) as an RGBA sprite. Either paints the very pixels the
-    RGBA sprite it stands for would.
+    ``image`` is the text's own coverage; an outlined text also keeps ``outline``, the coverage
+    of the text with its stroke. Painting the outline, then the text over it, gives the pixels
+    of the text drawn with its stroke; texts set side by side paint every outline first, so no
+    stroke covers a neighbour's letters.
     """
 
-    image: Image.Image  # "L": coverage, painted in the color asked; "RGBA": the sprite itself
+    image: Image.Image  # "L": the text's coverage
     anchor: tuple[int, int]  # where the anchor point falls on the image
-    extent: tuple[float, float]  # left and right of the text's box, from the anchor
+    box: tuple[float, float, float, float]  # the text's box, from the anchor
     ink: IntBox  # the pixels drawn, on the image
+    advance: float  # from the anchor to where a text set after this one starts
+    outline: Image.Image | None = None  # "L": the coverage of the text and its stroke
 
-    def paint(self, dest: Image.Image, at: tuple[int, int], fill: RGB) -> None:
-        """Draw the text with the image's top-left corner at ``at`` (a mask in ``fill``)."""
-        image = self.image
-        if image.mode == "RGBA":
-            dest.paste(image, at, image)
-        elif dest.mode == "RGB":
+    @property
+    def extent(self) -> tuple[float, float]:
+        """Left and right of the text's box, from the anchor."""
+        return self.box[0], self.box[2]
+
+    def paint(
+        self, dest: Image.Image, at: tuple[int, int], fill: RGB, stroke_fill: RGB = (0, 0, 0)
+    ) -> None:
+        """Draw the text with the image's top-left corner at ``at``."""
+        if dest.mode == "RGB":
+            self.paint_outline(dest, at, stroke_fill)
+            self.paint_fill(dest, at, fill)
+            return
+        # Onto a sprite: the text as an RGBA sprite, so the sprite's alpha blends as before.
+        outline = self.outline or self.image
+        sprite = Image.new("RGBA", outline.size, (*stroke_fill, 0) if self.outline else (*fill, 0))
+        sprite.putalpha(outline)
+        if self.outline is not None:
+            sprite.paste(fill, (0, 0, *sprite.size), self.image)
+        dest.paste(sprite, at, sprite)
+
+    def paint_outline(self, dest: Image.Image, at: tuple[int, int], color: RGB) -> None:
+        """The stroke around the text, when it has one (onto an RGB picture)."""
+        if self.outline is not None:
             x, y = at
-            dest.paste(fill, (x, y, x + image.width, y + image.height), image)
-        else:  # onto a sprite: the RGBA text itself, so the sprite's alpha blends as before
-            sprite = Image.new("RGBA", image.size, (*fill, 0))
-            sprite.putalpha(image)
-            dest.paste(sprite, at, sprite)
+            dest.paste(color, (x, y, x + self.outline.width, y + self.outline.height), self.outline)
+
+    def paint_fill(self, dest: Image.Image, at: tuple[int, int], color: RGB) -> None:
+        """The text itself (onto an RGB picture)."""
+        x, y = at
+        dest.paste(color, (x, y, x + self.image.width, y + self.image.height), self.image)
 
 
 def _label(
-    text: str,
-    size: int,
-    box: tuple[float, float, float, float],
-    bold: bool,
-    fill: RGB,
-    stroke: int,
-    stroke_fill: RGB,
+    text: str, size: int, box: tuple[float, float, float, float], bold: bool, stroke: int
 ) -> Label:
     fnt = font(size, bold)
     left, top, right, bottom = box
     margin = 2  # room for anti-aliasing past the font's box: nothing is clipped
     ax, ay = margin - math.floor(left), margin - math.floor(top)
     size_px = (ax + math.ceil(right) + margin, ay + math.ceil(bottom) + margin)
+    image = Image.new("L", size_px, 0)
+    ImageDraw.Draw(image).text((ax, ay), text, font=fnt, fill=255, anchor="lm")
+    outline = None
     if stroke:
-        # The sprite starts in the outline's color at alpha 0, so its edges keep that color.
-        image = Image.new("RGBA", size_px, (*stroke_fill, 0))
-        ImageDraw.Draw(image).text(
-            (ax, ay),
-            text,
-            font=fnt,
-            fill=fill,
-            anchor="lm",
-            stroke_width=stroke,
-            stroke_fill=stroke_fill,
+        outline = Image.new("L", size_px, 0)
+        ImageDraw.Draw(outline).text(
+            (ax, ay), text, font=fnt, fill=255, anchor="lm", stroke_width=stroke, stroke_fill=255
         )
-    else:
-        image = Image.new("L", size_px, 0)
-        ImageDraw.Draw(image).text((ax, ay), text, font=fnt, fill=255, anchor="lm")
-    ink = image.getbbox() or (ax, ay, ax, ay)
-    return Label(image, (ax, ay), (left, right), ink)
+    ink = (outline or image).getbbox() or (ax, ay, ax, ay)
+    return Label(image, (ax, ay), box, ink, fnt.getlength(text), outline)
 
 
-TextKey = tuple[str, int, int, int, bool, RGB | None, int, RGB | None]
+def _label_bytes(label: Label) -> int:
+    outline = image_bytes(label.outline) if label.outline is not None else 0
+    return image_bytes(label.image) + outline + 200
+
+
+TextKey = tuple[str, int, int, int, bool, int]
 # Texts repeat from picture to picture (numbers, words, the names at a table, whose turn it
-# is); least recently used go first. Most are masks of 1 to 6 KiB: 8 MiB keeps every name
-# of 500 tables. Bound: 8,192 entries, 8 MiB.
-_texts: BoundedCache[TextKey, Label] = BoundedCache(
-    "texts", 8192, 8 * 1024 * 1024, lambda label: image_bytes(label.image) + 200
-)
+# is); least recently used go first. Most are masks of 1 to 6 KiB; a name is drawn once per
+# size and stroke, whatever the line around it (``put_parts``), so 16 MiB keeps every name of
+# 500 tables of three. Bound: 8,192 entries, 16 MiB.
+_texts: BoundedCache[TextKey, Label] = BoundedCache("texts", 8192, 16 * 1024 * 1024, _label_bytes)
+NATURAL = -1  # the width and height in the key of a text drawn at its size, not fitted to a box
 
 
 def fitted_label(
-    text: str,
-    size: int,
-    width: float,
-    height: float,
-    bold: bool = True,
-    fill: RGB = (255, 255, 255),
-    stroke: int = 0,
-    stroke_fill: RGB = (0, 0, 0),
+    text: str, size: int, width: float, height: float, bold: bool = True, stroke: int = 0
 ) -> Label:
     """``text`` drawn to fit a box of ``width`` × ``height`` (shrunk, then cut)."""
-    # A mask's key has no color: one mask serves every color (a name on a plain or lit plate).
-    colors = (fill, stroke_fill) if stroke else (None, None)
-    key = (text, size, int(width), int(height), bold, colors[0], stroke, colors[1])
 
     def make() -> Label:
         fitted, fitted_size, box = fit_box(text, size, int(width), int(height), bold, stroke)
-        return _label(fitted, fitted_size, box, bold, fill, stroke, stroke_fill)
+        return _label(fitted, fitted_size, box, bold, stroke)
 
-    return _texts.get_or_make(key, make)
+    return _texts.get_or_make((text, size, int(width), int(height), bold, stroke), make)
+
+
+def natural_label(text: str, size: int, bold: bool = True, stroke: int = 0) -> Label:
+    """``text`` drawn at ``size``, whatever its length."""
+
+    def make() -> Label:
+        return _label(text, size, ink_box(text, font(size, bold), stroke), bold, stroke)
+
+    return _texts.get_or_make((text, size, NATURAL, NATURAL, bold, stroke), make)
+
+
+def _aligned(box: Box, left: float, right: float, align: str) -> float:
+    """Where the anchor goes for a text spanning ``left`` to ``right`` around it."""
+    x0, _, x1, _ = box
+    if align == "left":
+        return x0 - left
+    if align == "right":
+        return x1 - right
+    return (x0 + x1) / 2 - (left + right) / 2
 
 
 def put_text(
@@ -130,19 +149,72 @@ def put_text(
 ) -> IntBox:
     """Draw ``text`` fitted inside ``box`` (aligned left, center or right); returns its pixels."""
     x0, y0, x1, y1 = box
-    label = fitted_label(text, size, x1 - x0, y1 - y0, bold, fill, stroke, stroke_fill)
+    label = fitted_label(text, size, x1 - x0, y1 - y0, bold, stroke)
     left, right = label.extent
-    if align == "left":
-        x = x0 - left
-    elif align == "right":
-        x = x1 - right
-    else:
-        x = (x0 + x1) / 2 - (left + right) / 2
-    px = round(x) - label.anchor[0]
+    px = round(_aligned(box, left, right, align)) - label.anchor[0]
     py = round((y0 + y1) / 2) - label.anchor[1]
-    label.paint(dest, (px, py), fill)
+    label.paint(dest, (px, py), fill, stroke_fill)
     ix0, iy0, ix1, iy1 = label.ink
     return px + ix0, py + iy0, px + ix1, py + iy1
+
+
+def put_parts(
+    dest: Image.Image,
+    box: Box,
+    parts: Sequence[str],
+    size: int,
+    fill: RGB,
+    align: str = "left",
+    bold: bool = True,
+    stroke: int = 0,
+    stroke_fill: RGB = (0, 0, 0),
+) -> IntBox:
+    """Draw the text ``parts`` make, set side by side, like :func:`put_text`: each part is
+    drawn and kept on its own, so a player's name drawn once serves every line it is part of
+    ("Ann to play", "Ann picks a color"). A line too long for its box at ``size`` is drawn
+    whole by :func:`put_text` (shrunk, then cut)."""
+    x0, y0, x1, y1 = box
+    placed: list[tuple[float, Label]] = []
+    pen = 0.0
+    for part in parts:
+        if part:
+            label = natural_label(part, size, bold, stroke)
+            placed.append((pen, label))
+            pen += label.advance
+    if not placed or dest.mode != "RGB":
+        return put_text(dest, box, "".join(parts), size, fill, align, bold, stroke, stroke_fill)
+    left = min(at + label.box[0] for at, label in placed)
+    right = max(at + label.box[2] for at, label in placed)
+    top = min(label.box[1] for _, label in placed)
+    bottom = max(label.box[3] for _, label in placed)
+    if right - left > x1 - x0 or 2 * max(-top, bottom) > y1 - y0:
+        return put_text(dest, box, "".join(parts), size, fill, align, bold, stroke, stroke_fill)
+    x = _aligned(box, left, right, align)
+    y = round((y0 + y1) / 2)
+    spots = [
+        ((round(x + at) - label.anchor[0], y - label.anchor[1]), label) for at, label in placed
+    ]
+    for spot, label in spots:  # every stroke first: none covers a neighbour's letters
+        label.paint_outline(dest, spot, stroke_fill)
+    for spot, label in spots:
+        label.paint_fill(dest, spot, fill)
+    inks = [
+        (sx + lb.ink[0], sy + lb.ink[1], sx + lb.ink[2], sy + lb.ink[3]) for (sx, sy), lb in spots
+    ]
+    return (
+        min(i[0] for i in inks),
+        min(i[1] for i in inks),
+        max(i[2] for i in inks),
+        max(i[3] for i in inks),
+    )
+
+
+def name_parts(template: str, name: str, **fields: object) -> tuple[str, ...]:
+    """``template`` filled in, split around the ``{name}`` it holds (for :func:`put_parts`)."""
+    head, sep, tail = template.partition("{name}")
+    if not sep:
+        return (template.format(**fields),)
+    return head.format(**fields), name, tail.format(**fields)
 
 
 # A name is cleaned once (missing glyphs, controls) and kept, about 300 bytes each.
@@ -312,6 +384,4 @@ def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
         pal = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
     else:
         pal = rgb.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    pal.save(buf, "PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    return palette_png(pal)

@@ -16,11 +16,13 @@ from .common import (
     encode_png,
     fixed_palette,
     mix,
+    name_parts,
     paste,
     pill,
     pill_label,
     pill_sprite,
     player_name,
+    put_parts,
     put_text,
     sprite,
     stack,
@@ -130,7 +132,7 @@ def _color_pill(edition: Edition, color: str, word: str) -> Image.Image:
 def _header(img: Image.Image, view: HandView, edition: Edition, words: Words) -> None:
     count = len(view.cards)
     who = player_name(view.name, words.player_name(view.seat))
-    title = words.hand_title.format(name=who, cards=words.cards(count))
+    title = name_parts(words.hand_title, who, cards=words.cards(count))
     right = img.width - MARGIN
     band = (0, 4, img.width, HEADER - 10)
     if view.color in COLORS:
@@ -151,7 +153,7 @@ def _header(img: Image.Image, view: HandView, edition: Edition, words: Words) ->
             bold=False,
         )
         right = x - 118
-    put_text(img, (MARGIN, band[1], right, band[3]), title, 18, WHITE)
+    put_parts(img, (MARGIN, band[1], right, band[3]), title, 18, WHITE)
 
 
 def hand_image(view: HandView, words: Words = ENGLISH) -> tuple[Image.Image, list[str]]:

@@ -17,9 +17,11 @@ from .common import (
     encode_png,
     fixed_palette,
     mix,
+    name_parts,
     paste,
     pill_label,
     player_name,
+    put_parts,
     put_text,
     sprite,
     stack,
@@ -347,10 +349,10 @@ def _header(img: Image.Image, view: PublicView, words: Words) -> None:
 def _status(img: Image.Image, view: PublicView, words: Words) -> None:
     """One line under the piles: whose turn it is and what the game waits for."""
     seats = view.seats
-    line = ""
+    line: tuple[str, ...] = ()
     if view.winner is not None and 0 <= view.winner < len(seats):
         who = player_name(seats[view.winner].name, words.player_name(view.winner))
-        line = words.wins_round.format(name=who)
+        line = name_parts(words.wins_round, who)
     elif view.current is not None and 0 <= view.current < len(seats):
         who = player_name(seats[view.current].name, words.player_name(view.current))
         template = {
@@ -358,9 +360,9 @@ def _status(img: Image.Image, view: PublicView, words: Words) -> None:
             "respond": words.must_answer,
             "drawn": words.may_play_drawn,
         }.get(view.awaiting, words.to_play)
-        line = template.format(name=who)
+        line = name_parts(template, who)
     if line:
-        put_text(img, STATUS_BOX, line, 16, WHITE, "center", stroke=3)
+        put_parts(img, STATUS_BOX, line, 16, WHITE, "center", stroke=3)
 
 
 def table_image(view: PublicView, words: Words = ENGLISH) -> tuple[Image.Image, list[str]]:
