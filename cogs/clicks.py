@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -70,9 +71,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CLOSED = (Status.FINISHED, Status.CANCELLED)
-# A click waits this long for its hand picture, then is acknowledged first and shown after:
-# one request when the picture is ready in time, two under a heavy load (Discord allows 3 s).
-ANSWER_WITHIN = 1.0
+# Discord wants a click answered within 3 s of when it was made. Its answer with the hand
+# picture may go out until ANSWER_BY seconds after that (the rest is room for the upload): one
+# request when the picture is ready in time; else the click is acknowledged first and the
+# picture shown by a second request. A click that reached a busy bot late waits only what is
+# left of that time.
+ANSWER_BY = 2.0
+
+
+def answer_wait(made_at: float, now: float) -> float:
+    """How long a click made at ``made_at`` may still wait for its picture at ``now``."""
+    return min(ANSWER_BY, max(0.0, made_at + ANSWER_BY - now))  # a clock behind waits no more
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -509,11 +518,12 @@ class GameClicks:
         answered: Callable[[], None] = lambda: None,
     ) -> None:
         """Answer a click with its hand picture: in one request (``show``) when it is drawn
-        within ``ANSWER_WITHIN``; else acknowledged at once (``defer``), and the answer edited
+        in time (``answer_wait``); else acknowledged first (``defer``), and the answer edited
         to show the picture once drawn. ``answered`` runs the moment the click is answered."""
+        wait = answer_wait(interaction.created_at.timestamp(), time.time())
         task = asyncio.ensure_future(drawing)
         try:
-            await asyncio.wait((task,), timeout=ANSWER_WITHIN)
+            await asyncio.wait((task,), timeout=wait)
             late = not task.done()
             if late:
                 await defer()
