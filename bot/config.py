@@ -26,6 +26,25 @@ def _int_list(raw: str, name: str) -> tuple[int, ...]:
         raise ConfigError(f"{name} must be a comma-separated list of numbers") from None
 
 
+def _flag(raw: str, name: str) -> bool:
+    value = raw.strip().lower() or "0"
+    if value not in {"0", "1", "false", "true", "no", "yes"}:
+        raise ConfigError(f"{name} must be 1 or 0")
+    return value in {"1", "true", "yes"}
+
+
+def _bounded(raw: str | None, name: str, default: float, low: float, high: float) -> float:
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must lie between {low:g} and {high:g}")
+    return value
+
+
 def _optional_int(raw: str | None, name: str) -> int | None:
     if raw is None or raw.strip() == "":
         return None
@@ -50,6 +69,13 @@ class Settings:
     # postgresql://user:password@host/db: use PostgreSQL instead of the SQLite file. It may
     # hold a password, so it is a Secret (never shown in a repr or a log).
     database_url: Secret | None = field(default=None, repr=False)
+    database_pool_size: int = 10  # PostgreSQL connections this process may hold at most
+    database_pgbouncer: bool = False  # reached through PgBouncer (transaction mode)
+    # Discord's REST requests a second for the whole bot token, shared by every process
+    # through PostgreSQL (per process with SQLite): kept below Discord's 50.
+    rest_per_second: float = 40.0
+    metrics_port: int | None = None  # serve /healthz and /metrics here (off when None)
+    log_format: str = "text"  # "text" lines or "json" objects, one a line
 
     @property
     def sync_state_path(self) -> Path:
@@ -88,6 +114,10 @@ class Settings:
                 "DATABASE_URL must start with postgresql:// (leave it empty to use the SQLite "
                 "file at DATABASE_PATH)"
             )
+        log_format = source.get("LOG_FORMAT", "text").strip().lower() or "text"
+        if log_format not in {"text", "json"}:
+            raise ConfigError("LOG_FORMAT must be text or json")
+        port = _bounded(source.get("METRICS_PORT"), "METRICS_PORT", -1, 0, 65535)
         return cls(
             token=Secret(token),
             database_path=Path(source.get("DATABASE_PATH", "data/uno.db").strip() or "data/uno.db"),
@@ -98,4 +128,13 @@ class Settings:
             sync_commands=sync not in {"0", "false", "no"},
             force_sync=sync == "always",
             database_url=Secret(database_url) if database_url else None,
+            database_pool_size=int(
+                _bounded(source.get("DATABASE_POOL_SIZE"), "DATABASE_POOL_SIZE", 10, 2, 1000)
+            ),
+            database_pgbouncer=_flag(source.get("DATABASE_PGBOUNCER", ""), "DATABASE_PGBOUNCER"),
+            rest_per_second=_bounded(
+                source.get("REST_PER_SECOND"), "REST_PER_SECOND", 40.0, 1.0, 50.0
+            ),
+            metrics_port=None if port < 0 else int(port),
+            log_format=log_format,
         )

@@ -76,18 +76,23 @@ class Storage(ABC):
         synchronous: Synchronous = "NORMAL",
         busy_timeout_ms: int = 5000,
         pool_size: int = 10,
+        pgbouncer: bool = False,
     ) -> Storage:
         """Open and migrate the database at target: a postgresql:// URL or a SQLite path.
 
         synchronous: NORMAL (the default) makes a commit safe against the bot's crash, FULL
         also against power loss, at a disk flush per commit (docs/performance.md). busy_timeout_ms
-        applies to SQLite, pool_size to PostgreSQL.
+        applies to SQLite, pool_size and pgbouncer (no prepared statements) to PostgreSQL.
         """
         if is_postgres_url(target):
             from .postgres import PostgresStorage
 
             return await PostgresStorage.connect(
-                str(target), clock=clock, synchronous=synchronous, pool_size=pool_size
+                str(target),
+                clock=clock,
+                synchronous=synchronous,
+                pool_size=pool_size,
+                pgbouncer=pgbouncer,
             )
         from .sqlite import SQLiteStorage
 
@@ -241,4 +246,9 @@ class Storage(ABC):
 async def open_storage(settings: Settings, *, clock: Callable[[], float] = time.time) -> Storage:
     """The storage the settings name: DATABASE_URL (PostgreSQL) if set, else DATABASE_PATH."""
     target: str | Path = settings.database_url or settings.database_path
-    return await Storage.open(target, clock=clock)
+    return await Storage.open(
+        target,
+        clock=clock,
+        pool_size=settings.database_pool_size,
+        pgbouncer=settings.database_pgbouncer,
+    )

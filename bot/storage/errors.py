@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .models import TableRecord
 
 
 class StorageError(Exception):
@@ -14,17 +17,30 @@ class StorageWriteError(StorageError):
 
 
 class StaleTableError(StorageError):
-    """A table write was refused: the database no longer holds the version the writer saw."""
+    """A table write was refused: the database no longer holds the version the writer saw.
+
+    ``mine`` is the stored table when the row shows this very process wrote it (a write whose
+    answer was lost on the way back): the writer adopts it rather than letting the table go.
+    """
+
+    def __init__(self, message: str, mine: TableRecord | None = None) -> None:
+        super().__init__(message)
+        self.mine = mine
 
 
-def stale_table(table_id: str, stored: int | None, version: int) -> StaleTableError:
+def stale_table(
+    table_id: str, stored: int | None, version: int, mine: TableRecord | None = None
+) -> StaleTableError:
     """The error for a refused table write, saying what the database holds instead."""
     if stored is None:
         return StaleTableError(
             f"Table {table_id} no longer exists; version {version} was not saved."
         )
+    whose = " (written by this process)" if mine is not None else ""
     return StaleTableError(
-        f"Table {table_id} is already at version {stored}; version {version} was not saved."
+        f"Table {table_id} is already at version {stored}{whose}; version {version} was not "
+        "saved.",
+        mine,
     )
 
 

@@ -7,6 +7,8 @@ unsaved one is ever shown.
 
 Each write names the version it was made from, so the database refuses it when another
 process wrote the table meanwhile; this process then lets the table go (it is not its own).
+When the stored row shows this process wrote it (a save whose answer was lost), the table is
+taken as stored instead.
 """
 
 from __future__ import annotations
@@ -165,6 +167,17 @@ class TableRegistry:
         self._saved.pop(table_id, None)
         self._versions.pop(table_id, None)
 
+    def _adopt(self, record: TableRecord) -> None:
+        """Take a table as stored, from a save of this process whose answer was lost."""
+        table = Table.from_record(record.state)
+        home = self.ended if table.status in ENDED else self.tables
+        (self.tables if home is self.ended else self.ended).pop(table.table_id, None)
+        home[table.table_id] = table
+        self._saved[table.table_id] = record.state
+        self._versions[table.table_id] = record.version
+        log.warning("table %s taken as stored at version %s", table.table_id, record.version)
+        self._notify(snapshot_of(table))
+
     async def commit(self, table: Table) -> TableSnapshot:
         """Save a changed table under a new version (or record its finished match), then tell."""
         seen = self._versions.get(table.table_id, 0)
@@ -197,6 +210,9 @@ class TableRegistry:
                 self._saved[table.table_id] = record_.state
                 self._versions[table.table_id] = record_.version
         except StaleTableError as error:
+            if error.mine is not None:  # this process's own earlier save, answer lost
+                self._adopt(error.mine)
+                raise TableError("save_failed") from None
             # Another process wrote this table since this one last saved it: this change is
             # refused whole, and the table is no longer driven from here.
             log.warning("table %s changed elsewhere; dropped here: %s", table.table_id, error)
@@ -286,6 +302,9 @@ class TableRegistry:
                 try:
                     await self.storage.touch_table(record)
                 except StaleTableError as error:
+                    if error.mine is not None:
+                        self._adopt(error.mine)
+                        return False
                     log.warning("table %s changed elsewhere; dropped here: %s", table_id, error)
                     self._let_go(table_id)
                     return False

@@ -419,6 +419,14 @@ async def match_detail(conn: Conn, guild_id: int, number: int) -> MatchDetail | 
     return detail_from(tuple(row)[1:], [result_from(tuple(p)) for p in players])
 
 
+async def is_recorded(conn: Conn, guild_id: int, match_uid: str) -> bool:
+    """Whether the server's match of this uid is recorded."""
+    found = await conn.fetchval(
+        "SELECT 1 FROM matches WHERE guild_id = $1 AND match_uid = $2", guild_id, match_uid
+    )
+    return found is not None
+
+
 async def match_by_uid(conn: Conn, guild_id: int, match_uid: str) -> MatchDetail | None:
     """One match by the uid it was recorded under (in a repeatable-read transaction)."""
     row = await conn.fetchrow(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Literal, TypeAlias
+import re
+from typing import TYPE_CHECKING, TypeAlias
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 import asyncpg
@@ -28,16 +29,17 @@ else:
 MIGRATION_LOCK = 0x756E6F626F74
 
 
-def session_settings(url: str, synchronous: Literal["NORMAL", "FULL"]) -> dict[str, str]:
+def session_settings(url: str, *, pgbouncer: bool = False) -> dict[str, str]:
     """Settings for every pooled session; any the URL sets itself (?name=value) win.
 
-    synchronous_commit off (NORMAL) is the server's counterpart of SQLite's NORMAL: a commit
-    returns once it is in the server's log buffer, so the bot's own crash loses nothing it was
-    told was saved, while a crash of the server or the machine can lose the last fraction of
-    a second (about 0.6 s at most), never corrupt anything. FULL waits for the disk at every
-    commit.
+    synchronous_commit on: a commit returns once it is on the server's disk, so a move the
+    bot acknowledged survives a crash of the server or the machine too (docs/performance.md
+    has its cost per save). Behind PgBouncer nothing is sent at connection time (it refuses
+    startup parameters it does not know); PostgreSQL's own default is on.
     """
-    chosen = {"synchronous_commit": "off" if synchronous == "NORMAL" else "on"}
+    if pgbouncer:
+        return {}
+    chosen = {"synchronous_commit": "on"}
     given = parse_qs(urlsplit(url).query)
     return {name: value for name, value in chosen.items() if name not in given}
 
@@ -88,24 +90,58 @@ async def schema_version(conn: Conn) -> int:
     return int(version or 0)
 
 
+# The oldest schema whose code may still use a database at this schema: a migration that
+# only adds (every one so far) keeps it; one that old code cannot live with says so in a line
+# "-- readable from: N" (N, its own number, shuts every older version out).
+_READABLE_FROM = re.compile(r"^-- readable from: (\d+)$", re.MULTILINE)
+
+
+def readable_from(script: str, current: int) -> int:
+    """The oldest schema that may read the database once this migration ran."""
+    found = _READABLE_FROM.search(script)
+    return max(current, int(found.group(1))) if found else current
+
+
 async def migrate(conn: Conn, *, where: str, upto: int | None = None) -> None:
-    """Bring the schema up to date (or to version upto) in one transaction."""
+    """Bring the schema up to date (or to version upto) in one transaction.
+
+    A database already migrated by a newer version is used as it is while that version says
+    this one may still read it (rolling upgrades: the newer version migrates first).
+    """
     migrations = load_migrations("postgres")
     latest = len(migrations) if upto is None else upto
     async with conn.transaction():
         # Processes starting together wait here; the later ones then find nothing to do.
         await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
         await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        version = await conn.fetchval("SELECT version FROM schema_version")
-        if version is None:
-            await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
-            version = 0
+        await conn.execute(
+            "ALTER TABLE schema_version ADD COLUMN IF NOT EXISTS readable_from INTEGER"
+        )
+        row = await conn.fetchrow("SELECT version, readable_from FROM schema_version")
+        if row is None:
+            await conn.execute("INSERT INTO schema_version (version, readable_from) VALUES (0, 1)")
+            version, oldest = 0, 1
+        else:
+            version, oldest = row["version"], row["readable_from"] or 1
         if version > len(migrations):
+            if oldest <= len(migrations):
+                log.info(
+                    "the database %s is at schema %s, newer than this version's %s, which may "
+                    "still use it: starting without migrating",
+                    where,
+                    version,
+                    len(migrations),
+                )
+                return
             raise StorageError(
                 f"The database {where} was written by a newer uno-bot (schema {version}; this "
-                f"version knows up to {len(migrations)}). Upgrade the bot or use another database."
+                f"version knows up to {len(migrations)}, and that schema needs at least "
+                f"{oldest}). Upgrade the bot or use another database."
             )
         for number, name, script in migrations[version:latest]:
             await conn.execute(script)
-            await conn.execute("UPDATE schema_version SET version = $1", number)
+            oldest = readable_from(script, oldest)
+            await conn.execute(
+                "UPDATE schema_version SET version = $1, readable_from = $2", number, oldest
+            )
             log.info("applied storage migration %s", name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Collection
 from functools import partial
@@ -46,6 +47,20 @@ _DRIVER_ERRORS = (
     OSError,
     asyncio.TimeoutError,
 )
+# Errors after which a write may or may not have committed: the connection went away before
+# the answer came back. The stored row then tells (``_settle``).
+_LOST_ANSWER = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.OperatorInterventionError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+    asyncio.TimeoutError,
+)
+# Pauses before each look at the stored row after a lost answer (about 2 s in all), while the
+# pool reconnects to a server that is restarting.
+SETTLE_DELAYS = (0.0, 0.1, 0.3, 0.6, 1.0)
+Check = Callable[[Conn], Awaitable[bool]]
 
 
 class PostgresStorage(Storage):
@@ -57,6 +72,8 @@ class PostgresStorage(Storage):
         self._pool: asyncpg.Pool | None = pool
         self.target = schema.redact(url)
         self._clock = clock
+        # Signs this process's table writes, so it knows its own in the stored rows.
+        self.writer = secrets.token_hex(8)
 
     @classmethod
     async def connect(
@@ -66,16 +83,26 @@ class PostgresStorage(Storage):
         clock: Callable[[], float] = time.time,
         synchronous: Synchronous = "NORMAL",
         pool_size: int = 10,
+        pgbouncer: bool = False,
         upto: int | None = None,
     ) -> PostgresStorage:
-        """Connect a pool and migrate the database; StorageError says why not."""
+        """Connect a pool and migrate the database; StorageError says why not.
+
+        Commits wait for the server's disk whatever ``synchronous`` says (a PostgreSQL server
+        may crash apart from the bot). pgbouncer: the server is reached through PgBouncer in
+        transaction mode, where a prepared statement may land on another server connection,
+        so none is kept.
+        """
+        del synchronous  # SQLite's choice; see schema.session_settings
         where = schema.redact(url)
+        options: dict[str, Any] = {"statement_cache_size": 0} if pgbouncer else {}
         try:
             pool = await asyncpg.create_pool(
                 url,
                 min_size=1,
                 max_size=max(1, pool_size),
-                server_settings=schema.session_settings(url, synchronous),
+                server_settings=schema.session_settings(url, pgbouncer=pgbouncer),
+                **options,
             )
         except (*_DRIVER_ERRORS, ValueError) as error:
             raise StorageError(
@@ -135,6 +162,43 @@ class PostgresStorage(Storage):
                 ) from error
             raise StorageError(f"Could not {action}: {reason}.") from error
 
+    async def _write(
+        self, work: Work[T], action: str, landed: Check, done: T, *, transaction: bool = False
+    ) -> T:
+        """Run a write; when its answer is lost, the stored row says whether it committed.
+
+        Committed: the write succeeded (``done``). Not committed: it is made once more (its
+        version guard keeps that safe). Unknown, the server still away: StorageWriteError, and
+        the signed row settles it at the next write.
+        """
+        try:
+            return await self._run(work, action, write=True, transaction=transaction)
+        except StorageWriteError as error:
+            if not isinstance(error.__cause__, _LOST_ANSWER):
+                raise
+            settled = await self._settle(landed)
+            if settled is None:
+                raise
+            if settled:
+                log.info("the answer to %s was lost, but it was saved", action)
+                return done
+            log.info("the answer to %s was lost before it was saved: saving again", action)
+            return await self._run(work, action, write=True, transaction=transaction)
+
+    async def _settle(self, landed: Check) -> bool | None:
+        """Whether a write whose answer was lost is in the database; None if it cannot tell."""
+        for delay in SETTLE_DELAYS:
+            await asyncio.sleep(delay)
+            pool = self._pool
+            if pool is None:
+                return None
+            try:
+                async with pool.acquire() as conn:
+                    return await landed(conn)
+            except _DRIVER_ERRORS:
+                continue
+        return None
+
     async def schema_version(self) -> int:
         return await self._run(schema.schema_version, "read the schema version", write=False)
 
@@ -142,12 +206,14 @@ class PostgresStorage(Storage):
 
     async def save_table(self, record: TableRecord, seen: int | None = None) -> None:
         check_seen(record, seen)
-        work = partial(tables.save_table, record=record, seen=seen)
-        await self._run(work, "save the table", write=True)
+        work = partial(tables.save_table, record=record, seen=seen, writer=self.writer)
+        landed = partial(tables.holds, record=record, writer=self.writer)
+        await self._write(work, "save the table", landed, None)
 
     async def touch_table(self, record: TableRecord) -> bool:
-        work = partial(tables.touch_table, record=record)
-        return await self._run(work, "save the table", write=True)
+        work = partial(tables.touch_table, record=record, writer=self.writer)
+        landed = partial(tables.holds, record=record, writer=self.writer)
+        return await self._write(work, "save the table", landed, True)
 
     async def load_tables(
         self, shard_ids: Collection[int] | None = None, shard_count: int | None = None
@@ -158,7 +224,8 @@ class PostgresStorage(Storage):
 
     async def delete_table(self, table_id: str, seen: int | None = None) -> bool:
         work = partial(tables.delete_table, table_id=table_id, seen=seen)
-        return await self._run(work, "remove the table", write=True)
+        landed = partial(tables.is_gone, table_id=table_id)
+        return await self._write(work, "remove the table", landed, True)
 
     # ----- guild settings -----
 
@@ -196,7 +263,8 @@ class PostgresStorage(Storage):
         work = partial(
             league.record_match, record=record, table_id=table_id, table_version=table_version
         )
-        recorded = await self._run(work, "save the match", write=True, transaction=True)
+        landed = partial(league.is_recorded, guild_id=record.guild_id, match_uid=record.match_uid)
+        recorded = await self._write(work, "save the match", landed, True, transaction=True)
         if not recorded:
             log.info("match %s was already recorded; ignored", record.match_uid)
         return recorded
