@@ -38,8 +38,7 @@ def stale_table(
         )
     whose = " (written by this process)" if mine is not None else ""
     return StaleTableError(
-        f"Table {table_id} is already at version {stored}{whose}; version {version} was not "
-        "saved.",
+        f"Table {table_id} is already at version {stored}{whose}; version {version} was not saved.",
         mine,
     )
 
