@@ -5,7 +5,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    DATABASE_PATH=/data/uno.db
+    DATABASE_PATH=/data/uno.db \
+    METRICS_PORT=8000
 
 WORKDIR /app
 COPY pyproject.toml README.md LICENSE ./
@@ -17,6 +18,11 @@ RUN pip install . && useradd --create-home --uid 10001 uno && mkdir /data && cho
 
 USER uno
 VOLUME ["/data"]
+# /healthz and /metrics (docs/deploy.md): healthy while the gateway is connected and the
+# database answers. The start period covers migrations and restoring the tables.
+EXPOSE 8000
+HEALTHCHECK --interval=15s --timeout=6s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot", "healthcheck"]
 # The host stops containers with SIGTERM: the bot finishes its saves and closes cleanly.
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

@@ -1,4 +1,5 @@
-"""`python -m bot [COMMAND]`: run the bot, or migrate, copy-db or backup its database."""
+"""`python -m bot [COMMAND]`: run the bot, migrate, copy-db or backup its database, or ask
+the running bot whether it is healthy."""
 
 from __future__ import annotations
 
@@ -57,6 +58,11 @@ def _parser() -> argparse.ArgumentParser:
         "bot runs. For PostgreSQL, use pg_dump.",
     )
     backup.add_argument("file", metavar="FILE")
+    commands.add_parser(
+        "healthcheck",
+        help="ask the running bot's /healthz (METRICS_PORT) whether it is healthy: exit 0 or 1",
+        description="For a container's health check: GET http://127.0.0.1:METRICS_PORT/healthz.",
+    )
     return parser
 
 
@@ -79,6 +85,8 @@ def main(argv: Sequence[str] | None = None, *, load_env: bool = True) -> int:
             return asyncio.run(_migrate())
         if args.command == "copy-db":
             return asyncio.run(_copy(args.sqlite_path, args.postgres_url))
+        if args.command == "healthcheck":
+            return _healthcheck()
         return _backup(args.file)
     except ConfigError as error:
         print(f"uno-bot: {error}", file=sys.stderr)
@@ -91,8 +99,12 @@ def main(argv: Sequence[str] | None = None, *, load_env: bool = True) -> int:
 def _run_bot() -> int:
     """Read the settings, set up logging, open storage and run the bot until stopped."""
     settings = Settings.from_env()
-    secrets = [settings.token, settings.database_url or ""]
-    setup_logging(settings.log_level, secrets=[str(s) for s in secrets if s])
+    secrets = [settings.token, settings.database_url or "", settings.database_lease_url or ""]
+    setup_logging(
+        settings.log_level,
+        secrets=[str(s) for s in secrets if s],
+        json_lines=settings.log_format == "json",
+    )
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(_serve(settings))
@@ -134,6 +146,26 @@ async def _copy(sqlite_path: str, url: str) -> int:
         f"{copied['live_tables']} live tables from {sqlite_path} to {redact(url)}"
     )
     return 0
+
+
+def _healthcheck() -> int:
+    import urllib.error
+    import urllib.request
+
+    settings = Settings.from_env(require_token=False)
+    if settings.metrics_port is None:
+        print("uno-bot: METRICS_PORT is not set, so the bot serves no /healthz", file=sys.stderr)
+        return 1
+    url = f"http://127.0.0.1:{settings.metrics_port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            print(f"uno-bot: healthy: {answer.read().decode()}")
+            return 0
+    except urllib.error.HTTPError as error:
+        print(f"uno-bot: unhealthy: {error.read().decode()}", file=sys.stderr)
+    except OSError as error:
+        print(f"uno-bot: the bot does not answer at {url}: {error}", file=sys.stderr)
+    return 1
 
 
 def _backup(file: str) -> int:

@@ -71,9 +71,12 @@ class Settings:
     database_url: Secret | None = field(default=None, repr=False)
     database_pool_size: int = 10  # PostgreSQL connections this process may hold at most
     database_pgbouncer: bool = False  # reached through PgBouncer (transaction mode)
-    # Discord's REST requests a second for the whole bot token, shared by every process
-    # through PostgreSQL (per process with SQLite): kept below Discord's 50.
-    rest_per_second: float = 40.0
+    # Where the shard leases' own session goes (PostgreSQL itself, not PgBouncer in transaction
+    # mode); None: DATABASE_URL.
+    database_lease_url: Secret | None = field(default=None, repr=False)
+    # The most REST requests in any second for the whole bot token (Discord allows 50),
+    # shared by every process through PostgreSQL (per process with SQLite).
+    rest_per_second: float = 50.0
     metrics_port: int | None = None  # serve /healthz and /metrics here (off when None)
     log_format: str = "text"  # "text" lines or "json" objects, one a line
 
@@ -117,6 +120,9 @@ class Settings:
         log_format = source.get("LOG_FORMAT", "text").strip().lower() or "text"
         if log_format not in {"text", "json"}:
             raise ConfigError("LOG_FORMAT must be text or json")
+        lease_url = source.get("DATABASE_LEASE_URL", "").strip()
+        if lease_url and not lease_url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError("DATABASE_LEASE_URL must start with postgresql://")
         port = _bounded(source.get("METRICS_PORT"), "METRICS_PORT", -1, 0, 65535)
         return cls(
             token=Secret(token),
@@ -133,8 +139,9 @@ class Settings:
             ),
             database_pgbouncer=_flag(source.get("DATABASE_PGBOUNCER", ""), "DATABASE_PGBOUNCER"),
             rest_per_second=_bounded(
-                source.get("REST_PER_SECOND"), "REST_PER_SECOND", 40.0, 1.0, 50.0
+                source.get("REST_PER_SECOND"), "REST_PER_SECOND", 50.0, 1.0, 50.0
             ),
+            database_lease_url=Secret(lease_url) if lease_url else None,
             metrics_port=None if port < 0 else int(port),
             log_format=log_format,
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Iterable
@@ -46,12 +47,35 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line (LOG_FORMAT=json), for log collectors that index fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, object] = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info and not record.exc_text:
+            record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            entry["exception"] = record.exc_text
+        return json.dumps(entry, ensure_ascii=False)
+
+
 def setup_logging(
-    level: str, secrets: Iterable[str] = (), stream: TextIO | None = None
+    level: str,
+    secrets: Iterable[str] = (),
+    stream: TextIO | None = None,
+    *,
+    json_lines: bool = False,
 ) -> logging.Handler:
-    """Log to ``stream`` (stderr) at ``level`` with every record redacted; returns the handler."""
+    """Log to ``stream`` (stderr) at ``level`` with every record redacted, as text lines or
+    JSON objects; returns the handler."""
     handler = logging.StreamHandler(stream)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    text = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    handler.setFormatter(JsonFormatter() if json_lines else text)
     handler.addFilter(RedactSecrets(secrets))
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, TypeVar
 
+from bot import metrics
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -84,6 +86,7 @@ class PictureQueue:
         self._pokes: set[asyncio.Task[None]] = set()  # wake-ups under way (kept: owned)
         self._running = 0
         self._closed = False
+        metrics.PICTURE_QUEUES.add(self)  # its depth is a metric
 
     def pending(self, priority: Priority | None = None) -> int:
         """Jobs waiting for a worker (of one priority, or all)."""
@@ -223,8 +226,10 @@ class PictureQueue:
                 while (job := self._next(interactive_only)) is None:
                     await changed.wait()
             self._running += 1
+            started = time.perf_counter()
             try:
                 result = await loop.run_in_executor(self._executor, job.work)
+                metrics.PICTURE_SECONDS.observe(time.perf_counter() - started)
             except asyncio.CancelledError:
                 if not job.future.done():
                     job.future.cancel()

@@ -11,7 +11,7 @@ import aiohttp
 import discord
 
 from bot.config import Settings
-from bot.storage import Storage
+from bot.storage import Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +22,8 @@ class StartError(Exception):
 
 def explain_start_error(error: BaseException) -> str | None:
     """One line for the errors a host operator can fix, or None for a real bug."""
+    if isinstance(error, StorageError):  # e.g. another live process holds a shard's lease
+        return str(error)
     if isinstance(error, discord.LoginFailure):
         return "Discord refused the bot token: check DISCORD_TOKEN (Developer Portal > Bot)"
     if isinstance(error, discord.PrivilegedIntentsRequired):

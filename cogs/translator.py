@@ -103,6 +103,7 @@ def all_command_texts() -> list[CommandText]:
     from cogs.group import admin_group
     from cogs.league.commands import LEAGUE_ADMIN_COMMANDS, LEAGUE_COMMANDS
     from cogs.settings import SETTINGS_COMMANDS
+    from cogs.status import STATUS_COMMANDS
     from cogs.uno import UnoCog
 
     own = tuple(UnoCog.__cog_app_commands__) + LEAGUE_COMMANDS
@@ -111,5 +112,5 @@ def all_command_texts() -> list[CommandText]:
     admin_texts = (admin.name, str(admin.description))
     return [
         *command_texts(own, group),
-        *command_texts(LEAGUE_ADMIN_COMMANDS + SETTINGS_COMMANDS, admin_texts),
+        *command_texts(LEAGUE_ADMIN_COMMANDS + SETTINGS_COMMANDS + STATUS_COMMANDS, admin_texts),
     ]

@@ -100,6 +100,7 @@ class Gateway:
     def __init__(self, fake: FakeCore) -> None:
         self.fake = fake
         self.sessions: dict[str, GatewaySession] = {}
+        self.refusing = False  # True: new connections are refused (Discord's gateway is down)
 
     def live_sessions(self) -> list[GatewaySession]:
         return [s for s in self.sessions.values() if s.alive and s.ready and not s.ws.closed]
@@ -148,6 +149,8 @@ class Gateway:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         if request.query.get("encoding", "json") != "json":
             raise web.HTTPBadRequest(text="fake only speaks JSON")
+        if self.refusing:
+            raise web.HTTPServiceUnavailable(text="the gateway is down")
         ws = web.WebSocketResponse(compress=False, max_msg_size=0, autoping=True)
         await ws.prepare(request)
         session = GatewaySession(

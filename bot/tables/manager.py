@@ -142,6 +142,10 @@ class TableManager:
         every = [*self.registry.tables.values(), *self.registry.ended.values()]
         return [t.table_id for t in every if channel_id in (t.channel_id, t.game_channel_id)]
 
+    def in_guild(self, guild_id: int) -> list[TableSnapshot]:
+        """The live tables of one server, as snapshots (for its status)."""
+        return [snapshot_of(t) for t in self.registry.tables.values() if t.guild_id == guild_id]
+
     def kickable(self, channel_id: int, host_id: int) -> list[tuple[int, str]]:
         """(user id, name) of the players the host of this channel's table could remove: the
         people still in the game besides the host (computers leave by the lobby's buttons)."""

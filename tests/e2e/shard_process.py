@@ -17,7 +17,7 @@ from typing import Any
 from discord.http import HTTPClient
 
 from bot.config import Settings
-from bot.runner import serve
+from bot.runner import StartError, serve
 from bot.storage import open_storage
 from fake_discord.discord_py import URL_ENV, point_discord_py_at
 
@@ -49,4 +49,8 @@ if __name__ == "__main__":
     )
     logging.getLogger("discord").setLevel(logging.WARNING)
     with point_discord_py_at(os.environ[URL_ENV]):
-        asyncio.run(main())
+        try:
+            asyncio.run(main())
+        except StartError as error:  # as python -m bot says it: one line, exit status 1
+            print(f"uno-bot: {error}", file=sys.stderr)
+            sys.exit(1)

@@ -108,3 +108,16 @@ def test_the_shard_processes_split_the_shards_exactly_once(compose: dict[str, An
 def test_the_example_environment_names_the_database_url() -> None:
     example = (ROOT / ".env.example").read_text()
     assert re.search(r"^# DATABASE_URL=postgresql://", example, re.MULTILINE)
+
+
+def test_every_bot_service_is_health_checked_through_its_metrics_port(
+    compose: dict[str, Any],
+) -> None:
+    for name, service in bots(compose).items():
+        settings = settings_of(service, {"DISCORD_TOKEN": "token"})
+        assert settings.metrics_port == 8000, name
+        assert service["healthcheck"]["test"] == ["CMD", "python", "-m", "bot", "healthcheck"]
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "METRICS_PORT=8000" in dockerfile
+    assert re.search(r'^HEALTHCHECK .*\n\s+CMD \["python", "-m", "bot", "healthcheck"\]$',
+                     dockerfile, re.MULTILINE)  # fmt: skip

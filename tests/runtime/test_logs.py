@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 
@@ -77,3 +78,24 @@ def test_setup_logging_redacts_through_the_root_handler(capsys: pytest.CaptureFi
     finally:
         root.handlers[:], level = saved
         root.setLevel(level)
+
+
+def test_json_logs_are_one_redacted_object_a_line(capsys: pytest.CaptureFixture[str]) -> None:
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    try:
+        setup_logging("INFO", secrets=[BOT_TOKEN], json_lines=True)
+        logging.getLogger("bot.client").info("restored %d tables with %s", 3, BOT_TOKEN)
+        try:
+            raise RuntimeError(f"boom {BOT_TOKEN}")
+        except RuntimeError:
+            logging.getLogger("bot.tables").exception("could not save table %s", "t1")
+        lines = capsys.readouterr().err.splitlines()
+    finally:
+        root.handlers[:], level = saved
+        root.setLevel(level)
+    first, second = (json.loads(line) for line in lines)
+    assert first["level"] == "INFO" and first["logger"] == "bot.client"
+    assert first["message"] == f"restored 3 tables with {REDACTED}"
+    assert second["message"] == "could not save table t1"
+    assert "RuntimeError: boom" in second["exception"] and BOT_TOKEN not in second["exception"]

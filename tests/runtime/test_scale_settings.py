@@ -14,7 +14,7 @@ def settings(**env: str) -> Settings:
 def test_defaults_keep_metrics_off_and_text_logs() -> None:
     s = settings()
     assert (s.database_pool_size, s.database_pgbouncer) == (10, False)
-    assert (s.rest_per_second, s.metrics_port, s.log_format) == (40.0, None, "text")
+    assert (s.rest_per_second, s.metrics_port, s.log_format) == (50.0, None, "text")
 
 
 def test_each_setting_is_read() -> None:

@@ -12,6 +12,8 @@ from typing import Any, Literal, TypeVar, cast
 
 import asyncpg
 
+from bot import metrics
+
 from ..base import Storage, Synchronous, check_seen, check_shards
 from ..errors import Rollback, StaleTableError, StorageError, StorageWriteError
 from ..ledger import validate_match
@@ -141,6 +143,18 @@ class PostgresStorage(Storage):
         pool = self._pool
         if pool is None:
             raise StorageError("The database is closed.")
+        with metrics.storage_operation(action):
+            return await self._on_pool(pool, work, action, write, transaction, isolation)
+
+    async def _on_pool(
+        self,
+        pool: asyncpg.Pool,
+        work: Work[T],
+        action: str,
+        write: bool,
+        transaction: bool,
+        isolation: Isolation,
+    ) -> T:
         try:
             async with pool.acquire() as conn:
                 if not transaction:
@@ -154,6 +168,7 @@ class PostgresStorage(Storage):
             log.warning("refused a stale table write: %s", error)
             raise
         except _DRIVER_ERRORS as error:
+            metrics.STORAGE_ERRORS.labels(action).inc()
             log.warning("storage could not %s: %s", action, error)
             reason = schema.describe(error)
             if write:

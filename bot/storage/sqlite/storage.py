@@ -10,6 +10,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot import metrics
+
 from ..base import Storage, Synchronous, check_seen, check_shards
 from ..errors import StaleTableError, StorageError, StorageWriteError
 from ..ledger import validate_match
@@ -105,11 +107,13 @@ class SQLiteStorage(Storage):
         if transaction:
             work = self._worker.transaction(work, write=write)
         try:
-            return await self._worker.call(work)
+            with metrics.storage_operation(action):
+                return await self._worker.call(work)
         except StaleTableError as error:
             log.warning("refused a stale table write: %s", error)
             raise
         except sqlite3.Error as error:
+            metrics.STORAGE_ERRORS.labels(action).inc()
             log.warning("storage could not %s: %s", action, error)
             reason = schema.describe(error)
             if write:
