@@ -92,7 +92,7 @@ HELP = (
     ),
     N_(
         "**Server managers** (Manage Server): `/uno-admin settings`, `/uno-admin season new`, "
-        "`/uno-admin export`."
+        "`/uno-admin export`, `/uno-admin status`."
     ),
 )
 

@@ -9,15 +9,35 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+import asyncpg
 
 from bot.storage import Storage
 from fake_discord import FakeDiscord
 from fake_discord.discord_py import URL_ENV
-from tests.e2e.test_shards import CHILD, ROOT, BotProcess, launch
+from tests.e2e.test_shards import (
+    CHILD,
+    GUILD_ON,
+    ROOT,
+    BotProcess,
+    launch,
+    start_game,
+    take_turn,
+)
 
 SPENDER = Path(__file__).with_name("budget_process.py")
 EXIT_TIMEOUT = 60.0
+
+
+async def until(done: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    """Poll a child's log (it changes outside the fake's sight) until ``done``, bounded."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not done():
+        assert loop.time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.1)
 
 
 def busiest_second(times: list[float]) -> int:
@@ -121,3 +141,48 @@ async def test_a_second_process_on_a_held_shard_refuses_to_start(
     assert "holding the lease of shards 0" in again.output()
     again.process.send_signal(signal.SIGTERM)
     assert await asyncio.wait_for(again.process.wait(), EXIT_TIMEOUT) == 0, again.output()
+
+
+async def test_a_database_restart_mid_game_keeps_every_live_table(
+    fake_discord: FakeDiscord, database: str, tmp_path: Path, processes: list[BotProcess]
+) -> None:
+    """Every connection the processes hold is cut at once, as a PostgreSQL restart does (by
+    pg_terminate_backend: the server itself is shared with other tests and stays up)."""
+    fake = fake_discord
+    storage = await Storage.open(database)
+    try:
+        guilds = {s: await fake.create_guild(f"Shard {s}", guild_id=GUILD_ON[s]) for s in (0, 1)}
+        for shard in (0, 1):
+            await launch(fake, database, shard, f"bot{shard}", tmp_path, processes)
+        await fake.wait_for(lambda: "uno" in fake.commands[None], what="the commands")
+        games = {s: await start_game(fake, guilds[s]) for s in (0, 1)}
+        for s in (0, 1):
+            await take_turn(fake, storage, games[s])
+
+        admin = await asyncpg.connect(database)
+        try:
+            for round_ in range(2):
+                await storage.close()  # the test's own connections stay out of it
+                cut = await admin.fetchval(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+                # The first time: both pools and both lease connections at least.
+                assert cut >= (4 if round_ == 0 else 1)
+                storage = await Storage.open(database)
+                for s in (0, 1):  # each move saved, through reconnected pools
+                    await take_turn(fake, storage, games[s])
+        finally:
+            await admin.close()
+        assert {r.guild_id for r in await storage.load_tables()} == set(GUILD_ON.values())
+        assert not fake.failed_interactions()
+        # Each process took its leases again (it looks every 5 s): a newcomer is refused.
+        for bot in processes[:2]:
+            await until(lambda bot=bot: bot.output().count("holding the lease") >= 2, "a lease")
+        intruder = await spawn(fake, database, 1, "intruder", tmp_path)
+        processes.append(intruder)
+        assert await asyncio.wait_for(intruder.process.wait(), EXIT_TIMEOUT) == 1
+        for bot in processes[:2]:
+            assert "Traceback" not in bot.output(), bot.output()
+    finally:
+        await storage.close()

@@ -1,0 +1,263 @@
+"""Processes: a bot deployed as N shard processes over one PostgreSQL database, measured from
+the fake Discord they all talk to (the fake routes each guild to its shard's connection).
+
+Each process is ``tests/e2e/shard_process.py`` of the checkout measured (``python -m bot``'s
+service, SHARD_COUNT=N, its own SHARD_IDS), started with that checkout's code on PYTHONPATH.
+The bench opens tables on every shard, plays them, then kills every process at once (SIGKILL)
+and starts them all together again, as a host restarting a deployment would.
+
+Prints one JSON object per checkout:
+
+- worst_second: the most REST requests of the whole bot (every process; interaction answers
+  are not counted, as Discord does not count them) in any one-second window, while starting,
+  while playing, and after the restart all together (restored tables redrawn);
+- identify: the seconds between the first and the last process connected, at each start;
+- budget_wait: what requests waited for the shared REST budget (p50 / p99, from each process's
+  /metrics histogram, as bucket bounds), and the database round trip of one reservation.
+
+Run: python bench/processes.py [--processes 10] [--tables 3] [--baseline PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import aiohttp
+import asyncpg
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from fake_discord import FakeDiscord  # noqa: E402
+from fake_discord.discord_py import URL_ENV, point_discord_py_at  # noqa: E402
+from tests.e2e.test_shards import Game, start_game  # noqa: E402
+from tests.e2e.uno_helpers import open_hand, table_message  # noqa: E402
+
+START_TIMEOUT = 240.0
+
+
+@dataclass
+class Child:
+    shard: int
+    process: asyncio.subprocess.Process
+    log: Path
+
+    def metrics_port(self) -> int | None:
+        found = re.search(r"serving /healthz and /metrics on port (\d+)", self.log.read_text())
+        return int(found[1]) if found else None
+
+
+def busiest(times: list[float]) -> int:
+    times = sorted(times)
+    best = start = 0
+    for end, at in enumerate(times):
+        while at - times[start] >= 1.0:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
+def counted(fake: FakeDiscord, since: float, until: float) -> list[float]:
+    return [r.at for r in fake.traffic.log if not r.answers_interaction and since <= r.at <= until]
+
+
+async def launch_all(
+    fake: FakeDiscord, checkout: Path, url: str, count: int, folder: Path, round_: int
+) -> tuple[list[Child], float]:
+    """Start every shard process at once; wait until all are connected. Returns the seconds
+    from the first connection to the last."""
+    children = []
+    for shard in range(count):
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(checkout),
+            "DISCORD_TOKEN": fake.token,
+            "DATABASE_URL": url,
+            "SHARD_COUNT": str(count),
+            "SHARD_IDS": str(shard),
+            "SYNC_COMMANDS": "1" if shard == 0 else "0",
+            "METRICS_PORT": "0",
+            URL_ENV: fake.base_url,
+        }
+        log = folder / f"shard{shard}-{round_}.log"
+        with log.open("wb") as out:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                str(checkout / "tests" / "e2e" / "shard_process.py"),
+                f"shard{shard}",
+                cwd=checkout,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        children.append(Child(shard, process, log))
+    connected: dict[int, float] = {}
+    deadline = time.monotonic() + START_TIMEOUT
+    while len(connected) < count:
+        for session in fake.gateway.live_sessions():
+            if session.shard is not None:
+                connected.setdefault(session.shard[0], time.time())
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"only shards {sorted(connected)} connected")
+        await asyncio.sleep(0.05)
+    return children, max(connected.values()) - min(connected.values())
+
+
+async def take_turn(fake: FakeDiscord, game: Game, rounds: int) -> None:
+    """The awaited players open their hands and play what they can (or draw)."""
+    for _ in range(rounds):
+        board = table_message(fake, game.thread)
+        if board is None:
+            return
+        for user in game.users.values():
+            hand = await open_hand(fake, user, board)
+            playable = [
+                b.custom_id
+                for b in hand.buttons
+                if b.custom_id and not b.disabled and b.custom_id.split(":")[3] in {"play", "draw"}
+            ]
+            if playable:
+                await (await fake.click(user, hand, playable[0])).response()
+
+
+async def budget_waits(children: list[Child]) -> dict[str, Any]:
+    """Every process's budget-wait histogram, merged: p50 and p99 as bucket bounds."""
+    buckets: dict[float, float] = {}
+    total = 0.0
+    async with aiohttp.ClientSession() as http:
+        for child in children:
+            port = child.metrics_port()
+            if port is None:
+                return {}
+            async with http.get(f"http://127.0.0.1:{port}/metrics") as answer:
+                text = await answer.text()
+            for le, value in re.findall(
+                r'^uno_rest_budget_wait_seconds_bucket\{le="([^"]+)"\} (\S+)$', text, re.M
+            ):
+                buckets[float(le)] = buckets.get(float(le), 0.0) + float(value)
+    total = buckets.get(float("inf"), 0.0)
+    if not total:
+        return {}
+
+    def quantile(q: float) -> float:
+        return next(le for le in sorted(buckets) if buckets[le] >= q * total)
+
+    return {"requests": int(total), "p50_at_most_s": quantile(0.5), "p99_at_most_s": quantile(0.99)}
+
+
+async def reservation_round_trip(url: str, checkout: Path) -> dict[str, float]:
+    """One reservation's database round trip, timed alone (this checkout's SQL)."""
+    if not (checkout / "bot" / "storage" / "postgres" / "coordination.py").exists():
+        return {}
+    from bot.storage.postgres.coordination import Coordination
+
+    coordination = Coordination(url, [])
+    await coordination.open()
+    spent = []
+    try:
+        for _ in range(500):
+            start = time.perf_counter()
+            await coordination.reserve("bench", 1e-6, 0.0)
+            spent.append(time.perf_counter() - start)
+    finally:
+        await coordination.close()
+    spent.sort()
+    return {
+        "p50_ms": round(1000 * spent[len(spent) // 2], 3),
+        "p99_ms": round(1000 * spent[int(len(spent) * 0.99)], 3),
+    }
+
+
+async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
+    name = f"uno_procs_{os.getpid()}_{secrets.token_hex(3)}"
+    url = urlunsplit(urlsplit(args.postgres_url)._replace(path=f"/{name}"))
+    admin = await asyncpg.connect(args.postgres_url)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    fake = FakeDiscord()
+    await fake.start()
+    report: dict[str, Any] = {"checkout": str(checkout), "processes": args.processes}
+    folder = Path(args.logs or tempfile.mkdtemp(prefix="uno-processes-")) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    children: list[Child] = []
+    try:
+        with point_discord_py_at(fake):
+            count = args.processes
+            guilds = [
+                await fake.create_guild(f"g{s}-{k}", guild_id=((k * count + s) << 22) | 42)
+                for s in range(count)
+                for k in range(args.tables)
+            ]
+            began = time.time()
+            children, spread = await launch_all(fake, checkout, url, count, folder, 1)
+            await fake.wait_for(lambda: "uno" in fake.commands[None], timeout=60, what="commands")
+            report["identify_spread_s"] = {"first_start": round(spread, 1)}
+            started = time.time()
+            games = await asyncio.gather(*(start_game(fake, g) for g in guilds))
+            await asyncio.gather(*(take_turn(fake, g, args.turns) for g in games))
+            played = time.time()
+            worst = {
+                "starting": busiest(counted(fake, began, started)),
+                "opening_and_playing": busiest(counted(fake, started, played)),
+            }
+            report["budget_wait"] = await budget_waits(children)
+            for child in children:
+                child.process.send_signal(signal.SIGKILL)
+            for child in children:
+                await child.process.wait()
+            await fake.wait_for(lambda: not fake.gateway.live_sessions(), timeout=30, what="gone")
+            restart = time.time()
+            children, spread = await launch_all(fake, checkout, url, count, folder, 2)
+            report["identify_spread_s"]["restart_together"] = round(spread, 1)
+            await asyncio.sleep(args.settle)  # restored tables are redrawn in the background
+            worst["restart_together"] = busiest(counted(fake, restart, time.time()))
+            report["worst_second"] = worst
+            report["rest_requests_counted"] = len(counted(fake, began, time.time()))
+            report["reservation_round_trip"] = await reservation_round_trip(url, checkout)
+    finally:
+        for child in children:
+            if child.process.returncode is None:
+                child.process.send_signal(signal.SIGKILL)
+                await child.process.wait()
+        await fake.stop()
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
+    return report
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--processes", type=int, default=10)
+    parser.add_argument("--tables", type=int, default=3, help="tables per shard")
+    parser.add_argument("--turns", type=int, default=2, help="rounds of clicks per table")
+    parser.add_argument("--settle", type=float, default=10.0, help="seconds after the restart")
+    parser.add_argument("--baseline", type=Path, default=None, help="another checkout, first")
+    parser.add_argument("--logs", type=Path, default=None)
+    parser.add_argument(
+        "--postgres-url",
+        default="postgresql://postgres@127.0.0.1:5432/test",
+        help="a server to connect to (the bench creates and drops a database of its own)",
+    )
+    args = parser.parse_args()
+    results = []
+    for checkout in ([args.baseline] if args.baseline else []) + [ROOT]:
+        results.append(await run(checkout.resolve(), args))
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
