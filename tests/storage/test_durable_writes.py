@@ -12,8 +12,8 @@ import asyncpg
 import pytest
 
 from bot.storage import StaleTableError, Storage, StorageWriteError, TableRecord
-from bot.storage.postgres import PostgresStorage
-from bot.storage.postgres import storage as pg_storage
+from bot.storage.postgres import PostgresBackend
+from bot.storage.postgres import backend as pg_backend
 from bot.storage.postgres import tables as pg_tables
 from bot.tables.notes import TableError
 
@@ -42,16 +42,16 @@ def lose_answers(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., None
     original: Save = pg_tables.save_table
     plan: list[str] = []
 
-    async def save(conn: Any, **kwargs: Any) -> None:
+    async def save(conn: Any, *args: Any, **kwargs: Any) -> None:
         when = plan.pop(0) if plan else None
         if when == "before":
             raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle")
-        await original(conn, **kwargs)
+        await original(conn, *args, **kwargs)
         if when == "after":
             raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle")
 
     monkeypatch.setattr(pg_tables, "save_table", save)
-    monkeypatch.setattr(pg_storage, "SETTLE_DELAYS", (0.0, 0.0))
+    monkeypatch.setattr(pg_backend, "SETTLE_DELAYS", (0.0, 0.0))
     yield lambda *whens: plan.extend(whens)
 
 
@@ -86,10 +86,10 @@ async def test_a_table_whose_save_committed_then_failed_is_kept_by_its_process(
     # reported unsaved and the table rolled back in memory, though the database holds it.
     lose_answers("after")
 
-    async def unreachable(self: PostgresStorage, landed: object) -> None:
+    async def unreachable(self: PostgresBackend, check: object) -> None:
         return None
 
-    monkeypatch.setattr(PostgresStorage, "_settle", unreachable)
+    monkeypatch.setattr(PostgresBackend, "_settle", unreachable)
     before = manager.tables["t1"].version
     with pytest.raises(TableError) as failed:
         await move(manager, "t1")
@@ -136,7 +136,7 @@ async def test_an_unsaved_write_says_so_when_the_server_cannot_be_asked(
     storage: Storage, lose_answers: Callable[..., None], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await storage.save_table(table(), seen=0)
-    monkeypatch.setattr(pg_storage, "SETTLE_DELAYS", ())
+    monkeypatch.setattr(pg_backend, "SETTLE_DELAYS", ())
     lose_answers("after")
     with pytest.raises(StorageWriteError, match="Could not save the table"):
         await storage.save_table(table(2), seen=1)
@@ -147,10 +147,11 @@ async def test_commits_wait_for_the_disk_and_pgbouncer_mode_keeps_no_statements(
 ) -> None:
     for pgbouncer in (False, True):
         store = await open_store(target, pgbouncer=pgbouncer)
-        assert isinstance(store, PostgresStorage)
         await store.save_table(table(1 + pgbouncer))
         assert [r.version for r in await store.load_tables()] == [1 + pgbouncer]
-        pool = store._pool
+        backend = store._backend
+        assert isinstance(backend, PostgresBackend)
+        pool = backend._pool
         assert pool is not None
         async with pool.acquire() as conn:
             assert await conn.fetchval("SHOW synchronous_commit") == "on"

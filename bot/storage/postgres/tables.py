@@ -97,7 +97,7 @@ async def touch_table(conn: Conn, record: TableRecord, writer: str) -> bool:
     return True
 
 
-async def holds(conn: Conn, record: TableRecord, writer: str) -> bool:
+async def signed_holds(conn: Conn, record: TableRecord, writer: str) -> bool:
     """Whether the stored table is this very record, written by this writer."""
     found = await stored_row(conn, record.table_id)
     if found is None:
@@ -144,3 +144,31 @@ async def delete_table(conn: Conn, table_id: str, seen: int | None) -> bool:
     if stored is None:
         return False
     raise stale_table(table_id, stored, seen)
+
+
+class SignedTables:
+    """The live table operations of one process, each write signed with its ``writer``."""
+
+    def __init__(self, writer: str) -> None:
+        self.writer = writer
+
+    async def save_table(self, conn: Conn, record: TableRecord, seen: int | None) -> None:
+        await save_table(conn, record, seen, self.writer)
+
+    async def touch_table(self, conn: Conn, record: TableRecord) -> bool:
+        return await touch_table(conn, record, self.writer)
+
+    async def load_tables(
+        self, conn: Conn, shards: list[int] | None, count: int
+    ) -> list[TableRecord]:
+        return await load_tables(conn, shards, count)
+
+    async def delete_table(self, conn: Conn, table_id: str, seen: int | None) -> bool:
+        return await delete_table(conn, table_id, seen)
+
+    async def holds(self, conn: Conn, record: TableRecord) -> bool:
+        """Whether the stored table is this record, written by this process."""
+        return await signed_holds(conn, record, self.writer)
+
+    async def is_gone(self, conn: Conn, table_id: str) -> bool:
+        return await is_gone(conn, table_id)
