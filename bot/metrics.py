@@ -39,7 +39,7 @@ REST_RATE_LIMITED = Counter(
 )
 REST_BUDGET_WAIT = Histogram(
     "uno_rest_budget_wait_seconds",
-    "What each counted REST request waited for the bot's shared budget",
+    "What the bot's REST budget added to each counted request (reserving a slot and waiting)",
     buckets=QUICK_BUCKETS,
     registry=REGISTRY,
 )

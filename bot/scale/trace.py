@@ -23,7 +23,7 @@ def counted(path: str) -> bool:
 
 
 class Observer(Protocol):
-    """Hears of every REST request: how long it waited for the budget, and its answer."""
+    """Hears of every REST request: how long the budget held it up, and its answer."""
 
     def waited(self, seconds: float) -> None: ...
     def answered(self, path: str, status: int, seconds: float) -> None: ...
@@ -40,9 +40,10 @@ def rest_trace(budget: Budget | None, observer: Observer | None = None) -> aioht
     ) -> None:
         path = params.url.path
         if budget is not None and counted(path):
-            waited = await budget.take()
-            if observer is not None:
-                observer.waited(waited)
+            began = time.perf_counter()
+            await budget.take()
+            if observer is not None:  # all the budget added: the reservation and the wait
+                observer.waited(time.perf_counter() - began)
         context.started = time.perf_counter()
 
     async def end(
