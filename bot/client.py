@@ -162,8 +162,8 @@ class UnoBot(commands.AutoShardedBot):
         remaining, reset = int(limit["remaining"]), limit["reset_after"] / 1000
         if remaining < needed:
             log.warning(
-                "Discord allows %d more session starts (of %d until they reset) and this process "
-                "needs %d: waiting %.0f s for them to reset",
+                "Discord allows %d more session starts until its limit of %d resets, and this "
+                "process needs %d: waiting %.1f s for the reset",
                 remaining,
                 limit["total"],
                 needed,

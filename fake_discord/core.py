@@ -48,6 +48,8 @@ class FakeCore:
       message (Discord: "the past few minutes");
     - `shards`: how many shards GET /gateway/bot recommends (an AutoShardedClient without a
       shard count connects that many; each hears only of its guilds, see `gateway`);
+    - `session_start_limit`: what GET /gateway/bot says of the session starts left
+      (`total`, `remaining`, `reset_after` in ms, `max_concurrency`);
     - `keep_history`: keep everything a test may read back (every version of a message and
       the attachments it dropped, every request, every interaction). False, for a fake that
       runs for hours (the playground), keeps what Discord itself would still serve: no old
@@ -82,6 +84,12 @@ class FakeCore:
         self.nonce_window = nonce_window
         self.record_limit = record_limit
         self.shards = 1
+        self.session_start_limit = {
+            "total": 1000,
+            "remaining": 999,
+            "reset_after": 0,
+            "max_concurrency": 1,
+        }
 
         self._id_counter = itertools.count(1)
         self._last_snowflake = 0

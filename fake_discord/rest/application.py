@@ -45,12 +45,7 @@ class ApplicationRoutes:
             {
                 "url": self.fake.gateway_url,
                 "shards": self.fake.shards,
-                "session_start_limit": {
-                    "total": 1000,
-                    "remaining": 999,
-                    "reset_after": 0,
-                    "max_concurrency": 1,
-                },
+                "session_start_limit": dict(self.fake.session_start_limit),
             }
         )
 
