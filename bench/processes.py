@@ -42,12 +42,13 @@ import asyncpg
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fake_discord import FakeDiscord  # noqa: E402
+from fake_discord import FakeDiscord, FakeGuild  # noqa: E402
 from fake_discord.discord_py import URL_ENV, point_discord_py_at  # noqa: E402
-from tests.e2e.test_shards import Game, start_game  # noqa: E402
+from tests.e2e.test_shards import Game  # noqa: E402
 from tests.e2e.uno_helpers import open_hand, table_message  # noqa: E402
 
 START_TIMEOUT = 240.0
+WAIT = 120.0  # a busy machine draws the first pictures slowly
 
 
 @dataclass
@@ -116,6 +117,20 @@ async def launch_all(
             raise RuntimeError(f"only shards {sorted(connected)} connected")
         await asyncio.sleep(0.05)
     return children, max(connected.values()) - min(connected.values())
+
+
+async def start_game(fake: FakeDiscord, guild: FakeGuild) -> Game:
+    """Two players open a lobby, join and start; the table message is up."""
+    users = [await fake.create_member(guild, f"player{i}") for i in range(2)]
+    itx = await fake.slash(users[0], guild.default_channel, "uno new", {"edition": "classic"})
+    lobby = (await itx.response()).message
+    assert lobby is not None
+    await (await fake.click(users[1], lobby, lobby.button("Join"))).response()
+    await (await fake.click(users[0], lobby, lobby.button("Start"))).response()
+    threads = await fake.wait_for(lambda: fake.threads_of(guild.default_channel), timeout=WAIT)
+    thread = threads[-1]
+    await fake.wait_for(lambda: table_message(fake, thread), timeout=WAIT, what="the table")
+    return Game(guild, {u.id: u for u in users}, thread)
 
 
 async def take_turn(fake: FakeDiscord, game: Game, rounds: int) -> None:
