@@ -3,8 +3,6 @@ shared REST budget."""
 
 from __future__ import annotations
 
-import itertools
-
 import asyncpg
 import pytest
 
@@ -72,21 +70,22 @@ async def test_leases_are_taken_again_after_the_server_cut_their_connection(
 
 
 async def test_identify_turns_are_spaced_per_bucket_across_processes(url: str) -> None:
+    # Turns 100 s apart: what the calls themselves take (a busy machine) stays far below.
     one, two = Coordination(url, []), Coordination(url, [])
     await one.open()
     await two.open()
     try:
-        assert await one.identify_turn(0, 5.5) <= 0  # the bucket's first: at once
-        assert 5.0 < await two.identify_turn(0, 5.5) <= 5.5  # the next, 5.5 s on
-        assert 10.5 < await one.identify_turn(0, 5.5) <= 11.0
-        assert await two.identify_turn(1, 5.5) <= 0  # another bucket does not wait
+        assert await one.identify_turn(0, 100.0) <= 0  # the bucket's first: at once
+        assert 95.0 < await two.identify_turn(0, 100.0) <= 100.0  # the next, 100 s on
+        assert 195.0 < await one.identify_turn(0, 100.0) <= 200.0
+        assert await two.identify_turn(1, 100.0) <= 0  # another bucket does not wait
     finally:
         await one.close()
         await two.close()
 
 
 async def test_the_shared_budget_spaces_every_processs_requests(url: str) -> None:
-    pace = Pace(spacing=0.1, burst=0.0)
+    pace = Pace(spacing=100.0, burst=0.0)
     one, two = Coordination(url, []), Coordination(url, [])
     await one.open()
     await two.open()
@@ -95,10 +94,10 @@ async def test_the_shared_budget_spaces_every_processs_requests(url: str) -> Non
     finally:
         await one.close()
         await two.close()
-    # Six requests from two processes: one slot each, 0.1 s apart on the server's clock.
+    # Six requests from two processes: one slot each, 100 s apart on the server's clock.
     assert waits[0] <= 0.0
-    for earlier, later in itertools.pairwise(waits):
-        assert later - earlier == pytest.approx(0.1, abs=0.02)
+    for n, wait in enumerate(waits[1:], start=1):
+        assert 100.0 * n - 5.0 < wait <= 100.0 * n
 
 
 async def test_an_unreachable_shared_budget_falls_back_to_the_processs_own(url: str) -> None:
@@ -111,7 +110,7 @@ async def test_an_unreachable_shared_budget_falls_back_to_the_processs_own(url: 
     budget = SharedBudget(down, Pace(spacing=0.5, burst=0.0), sleep=sleep)
     await budget.take()
     await budget.take()
-    assert len(slept) == 1 and 0.4 < slept[0] <= 0.5
+    assert len(slept) == 1 and 0 < slept[0] <= 0.5
     with pytest.raises(StorageError):
         await down.reserve("test", 0.5, 0.0)
 

@@ -45,7 +45,14 @@ SET last_at = GREATEST(turn.last_at + $2, excluded.last_at)
 RETURNING last_at - extract(epoch FROM clock_timestamp())::double precision
 """
 
-_DRIVER_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, asyncio.TimeoutError)
+# A connection the server cut mid-query can also surface as the driver's InternalClientError.
+_DRIVER_ERRORS = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+    asyncio.TimeoutError,
+)
 
 
 class HeldElsewhere(StorageError):
