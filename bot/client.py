@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import importlib
 import logging
 import random
 from typing import TYPE_CHECKING, Any
@@ -37,7 +36,6 @@ CHANNEL_WRITES = (5, 5.0)
 # Loaded in this order by name: the core never imports cogs. cogs.uno owns the /uno group that
 # the others add their commands to.
 EXTENSIONS = ("cogs.uno", "cogs.league", "cogs.settings", "cogs.status")
-TREE = "cogs.errors:UnoTree"  # the command tree class: every command error answered
 IDENTIFY_SPACING = 5.5  # Discord allows one IDENTIFY per 5 s per max_concurrency bucket
 LEASE_CHECK = 5.0  # seconds between looks at the shard leases' connection
 
@@ -49,6 +47,7 @@ class UnoBot(commands.AutoShardedBot):
         self,
         settings: Settings,
         *,
+        tree: type[app_commands.CommandTree[Any]],
         storage: Storage | None = None,
         scheduler: Scheduler | None = None,
         rng: random.Random | None = None,
@@ -66,7 +65,7 @@ class UnoBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.none() | discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),
-            tree_cls=_tree_class(),
+            tree_cls=tree,  # handed in by whoever runs the bot: the cogs' error funnel
             help_command=None,
             **_sharding(settings),
             **options,
@@ -233,13 +232,6 @@ class UnoBot(commands.AutoShardedBot):
             await self.coordination.close()
         if self.storage is not None and self._owns_storage:
             await self.storage.close()
-
-
-def _tree_class() -> type[app_commands.CommandTree[Any]]:
-    """The command tree class named by ``TREE``, found by name like the extensions."""
-    module, name = TREE.split(":")
-    tree: type[app_commands.CommandTree[Any]] = getattr(importlib.import_module(module), name)
-    return tree
 
 
 def owned_shards(settings: Settings) -> tuple[tuple[int, ...] | None, int | None]:

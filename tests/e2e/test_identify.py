@@ -13,6 +13,7 @@ from bot.client import UnoBot
 from bot.config import Secret, Settings
 from bot.storage import Storage
 from bot.tables.scheduler import ManualScheduler
+from cogs.errors import UnoTree
 from fake_discord import FakeDiscord
 from fake_discord.runner import BotRunner
 from tests.e2e.uno_helpers import OPEN_STORAGES
@@ -34,7 +35,9 @@ async def test_few_session_starts_left_make_the_bot_wait_for_their_reset(
     storage = await Storage.open(tmp_path / "uno.db")
     OPEN_STORAGES.append(storage)
     settings = Settings(token=Secret(fake.token), database_path=tmp_path / "uno.db", shard_count=1)
-    bot = UnoBot(settings, storage=storage, scheduler=ManualScheduler(), rng=random.Random(1))
+    bot = UnoBot(
+        settings, tree=UnoTree, storage=storage, scheduler=ManualScheduler(), rng=random.Random(1)
+    )
     with caplog.at_level(logging.WARNING, logger="bot.client"):
         await bot_runner.start(bot)
     assert bot.max_concurrency == 16

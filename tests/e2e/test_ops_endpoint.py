@@ -14,6 +14,7 @@ from bot.client import UnoBot
 from bot.config import Secret, Settings
 from bot.storage import Storage
 from bot.tables.scheduler import ManualScheduler
+from cogs.errors import UnoTree
 from fake_discord import FakeDiscord, FakeGuild
 from fake_discord.runner import BotRunner
 from tests.e2e.uno_helpers import OPEN_STORAGES
@@ -40,6 +41,7 @@ async def started(fake: FakeDiscord, runner: BotRunner, tmp_path: Path) -> UnoBo
     OPEN_STORAGES.append(storage)
     bot = UnoBot(
         Settings(token=Secret(fake.token), database_path=path, metrics_port=0),
+        tree=UnoTree,
         storage=storage,
         scheduler=ManualScheduler(),
         rng=random.Random(1),
