@@ -15,7 +15,8 @@ Prints one JSON object per checkout:
 - budget_wait: what requests waited for the shared REST budget (p50 / p99, from each process's
   /metrics histogram, as bucket bounds), and the database round trip of one reservation.
 
-Run: python bench/processes.py [--processes 10] [--tables 3] [--baseline PATH]
+Run: python bench/processes.py [--processes 10] [--tables 3] [--rest-per-second 50]
+     [--baseline PATH]
 """
 
 from __future__ import annotations
@@ -78,7 +79,13 @@ def counted(fake: FakeDiscord, since: float, until: float) -> list[float]:
 
 
 async def launch_all(
-    fake: FakeDiscord, checkout: Path, url: str, count: int, folder: Path, round_: int
+    fake: FakeDiscord,
+    checkout: Path,
+    url: str,
+    count: int,
+    folder: Path,
+    round_: int,
+    rest_per_second: float,
 ) -> tuple[list[Child], float]:
     """Start every shard process at once; wait until all are connected. Returns the seconds
     from the first connection to the last."""
@@ -93,6 +100,7 @@ async def launch_all(
             "SHARD_IDS": str(shard),
             "SYNC_COMMANDS": "1" if shard == 0 else "0",
             "METRICS_PORT": "0",
+            "REST_PER_SECOND": str(rest_per_second),
             URL_ENV: fake.base_url,
         }
         log = folder / f"shard{shard}-{round_}.log"
@@ -210,7 +218,11 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
     await admin.execute(f'CREATE DATABASE "{name}"')
     fake = FakeDiscord()
     await fake.start()
-    report: dict[str, Any] = {"checkout": str(checkout), "processes": args.processes}
+    report: dict[str, Any] = {
+        "checkout": str(checkout),
+        "processes": args.processes,
+        "rest_per_second": args.rest_per_second,
+    }
     folder = Path(args.logs or tempfile.mkdtemp(prefix="uno-processes-")) / name
     folder.mkdir(parents=True, exist_ok=True)
     children: list[Child] = []
@@ -223,7 +235,9 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
                 for k in range(args.tables)
             ]
             began = time.time()
-            children, spread = await launch_all(fake, checkout, url, count, folder, 1)
+            children, spread = await launch_all(
+                fake, checkout, url, count, folder, 1, args.rest_per_second
+            )
             await fake.wait_for(lambda: "uno" in fake.commands[None], timeout=60, what="commands")
             report["identify_spread_s"] = {"first_start": round(spread, 1)}
             started = time.time()
@@ -252,7 +266,9 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
                 await child.process.wait()
             await fake.wait_for(lambda: not fake.gateway.live_sessions(), timeout=30, what="gone")
             restart = time.time()
-            children, spread = await launch_all(fake, checkout, url, count, folder, 2)
+            children, spread = await launch_all(
+                fake, checkout, url, count, folder, 2, args.rest_per_second
+            )
             report["identify_spread_s"]["restart_together"] = round(spread, 1)
             await asyncio.sleep(args.settle)  # restored tables are redrawn in the background
             worst["restart_together"] = busiest(counted(fake, restart, time.time()))
@@ -275,6 +291,9 @@ async def main() -> None:
     parser.add_argument("--processes", type=int, default=10)
     parser.add_argument("--tables", type=int, default=3, help="tables per shard")
     parser.add_argument("--turns", type=int, default=2, help="rounds of clicks per table")
+    parser.add_argument(
+        "--rest-per-second", type=float, default=50.0, help="REST_PER_SECOND of every process"
+    )
     parser.add_argument("--settle", type=float, default=10.0, help="seconds after the restart")
     parser.add_argument("--baseline", type=Path, default=None, help="another checkout, first")
     parser.add_argument("--logs", type=Path, default=None)
