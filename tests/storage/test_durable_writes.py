@@ -15,7 +15,7 @@ from bot.storage import StaleTableError, Storage, StorageWriteError, TableRecord
 from bot.storage.postgres import PostgresBackend
 from bot.storage.postgres import backend as pg_backend
 from bot.storage.postgres import tables as pg_tables
-from bot.tables.notes import TableError
+from bot.tables.refusals import TableError
 
 from .conftest import StorageOpener
 from .factories import RawDatabase
