@@ -84,14 +84,21 @@ class UnoBot(commands.AutoShardedBot):
         self._keeper: asyncio.Task[None] | None = None
         self.ops: OpsServer | None = None  # /healthz and /metrics, when METRICS_PORT is set
 
+    async def login(self, token: str) -> None:
+        """Open storage, and with PostgreSQL take the shard leases and the shared REST budget,
+        before the first request to Discord: the login itself spends from that budget."""
+        if self.storage is None:
+            self.storage = await open_storage(self.settings)
+        if self._shared_database() and self.coordination is None:
+            await self._coordinate()
+        await super().login(token)
+
     async def setup_hook(self) -> None:
         if self.storage is None:
             self.storage = await open_storage(self.settings)
         self.tables.storage = self.storage
         if self.settings.shard_count is not None or self._shared_database():
             await self._read_gateway_limits()
-        if self._shared_database():
-            await self._coordinate()
         if self.settings.metrics_port is not None:
             await self._serve_ops(self.settings.metrics_port)
         for extension in EXTENSIONS:
