@@ -31,9 +31,6 @@ METHOD_MAP = [
 KEYWORDS = {
     **DEFAULT_KEYWORDS,
     "Np_": (1, 2),  # a constant with plural forms
-    "not_allowed": (1,),  # the engine's refusals: their English text is the message id
-    "bad_action": (1,),
-    "RuleError": (2,),
 }
 COMMENT_TAGS = ("Translators:",)
 NAME_NOTE = "A slash command or option name: lower case, no spaces, at most 32 characters."

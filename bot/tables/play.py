@@ -13,6 +13,7 @@ import random
 from bot.engine import Action, Event, RuleError
 from bot.engine.ai import timeout_action
 from bot.engine.game import Phase
+from bot.i18n import refusals
 
 from .change import Change
 from .commands import Actor
@@ -55,7 +56,8 @@ def apply_action(table: Table, seat: int, action: Action, *, now: float, delay: 
     try:
         events = game.apply(dataclasses.replace(action, seat=seat, uno=uno))
     except RuleError as exc:
-        raise TableError("rule", text=exc.template, code=exc.code, **exc.params) from None
+        text, params = refusals.template(exc)
+        raise TableError("rule", text=text, code=exc.code, **params) from None
     if action.do == "call_uno":
         message = note("uno")
     elif action.do == "catch":
