@@ -61,7 +61,7 @@ def _catch(state: RoundState, action: Action) -> None:
 
 
 # Each action's rule, given an action whose seat is at the table while the round goes on.
-RULES: dict[str, Callable[[RoundState, Action], object]] = {
+RULES: dict[Do, Callable[[RoundState, Action], object]] = {
     Do.PLAY: _play,
     Do.DRAW: lambda state, action: turn.draw(state, action.seat),
     Do.PASS: lambda state, action: turn.pass_turn(state, action.seat),

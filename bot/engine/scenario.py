@@ -14,10 +14,10 @@ from typing import Any
 from . import errors
 from .cards import CARD_INDEX, CODES, COLOR_INDEX, COLORS, Edition, edition_deck
 from .errors import RuleError
-from .game import MAX_PLAYERS, MIN_PLAYERS, Action, Game
+from .game import MAX_PLAYERS, MIN_PLAYERS, Action, Do, Game
 from .house import HouseRules
 
-DOS = ("play", "draw", "pass", "accept", "challenge", "choose_color", "call_uno", "catch")
+DOS = frozenset(Do)  # a str is in it when it spells one
 
 
 class ScenarioError(ValueError):
@@ -90,7 +90,7 @@ def parse_action(raw: Any, index: int, players: int) -> Action | RuleError:
     color = COLOR_INDEX.get(color_name) if color_name is not None else None
     if do == "choose_color" and color is None:
         color = -1
-    return Action(seat, do, card, color, uno is True, target)
+    return Action(seat, Do(do), card, color, uno is True, target)
 
 
 def parse_house(data: dict[str, Any]) -> HouseRules:
