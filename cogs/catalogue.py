@@ -1,7 +1,7 @@
 """The message catalogue's template, made from the code: ``python -m cogs.catalogue``.
 
 Babel extracts every marked text of the bot and its cogs (``_``, ``gettext``, ``ngettext``,
-``pgettext``, the ``N_``/``Np_`` markers of constants, and the engine's refusals), and the
+``pgettext``, the ``N_``/``Np_`` markers of constants, the engine's refusals among them), and the
 slash commands' names, descriptions and choices are read from the command definitions. The
 result is ``bot/i18n/locales/messages.pot``; ``pybabel update`` carries it into each language
 (see docs/translating.md). ``--check`` fails when the template is out of date with the code.
