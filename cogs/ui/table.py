@@ -283,3 +283,14 @@ def scores_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     ]
     title = _("Scores")
     return f"**{title}** · {match_goal(table.rules, tongue)}\n" + "\n".join(lines)
+
+
+def notice_view(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> ui.View:
+    """Under a turn notice: the Show my hand button, for a player whose hand no longer follows
+    the game (never out of date: it shows the hand as it stands)."""
+    view = ui.View(timeout=None)
+    label = tongue.gettext("Show my hand")
+    view.add_item(
+        button(table.table_id, 0, ShowHand(), label=label, style=discord.ButtonStyle.primary)
+    )
+    return view

@@ -193,13 +193,13 @@ async def test_a_jump_in_shows_in_a_waiting_hand_and_wins_or_loses_its_race(
         assert game.discard[-1] == CARD_INDEX["green-9"]
         assert CARD_INDEX["green-5"] in game.hands[jumper]
     assert "That button was out of date" not in slow.text + waiting.text
-    # The open hands are remembered per table, and forgotten when it closes.
-    open_hands = h.bot.get_cog("UnoCog").clicks.open_hands  # type: ignore[union-attr]
-    assert set(open_hands.tables) == {table.table_id}
+    # The live hands are remembered per table, and forgotten when it closes.
+    live = h.bot.get_cog("UnoCog").clicks.live  # type: ignore[union-attr]
+    assert set(live.tables) == {table.table_id}
     ended = await fake_discord.slash(users[0], thread, "uno end")  # type: ignore[arg-type]
     await ended.response()
     await settle(h)
-    assert open_hands.tables == {}
+    assert live.tables == {}
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
 

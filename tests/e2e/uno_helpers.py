@@ -81,19 +81,25 @@ def board(bot: UnoBot) -> TableBoard:
 
 
 async def settle(h: Harness) -> None:
-    """Wait until every table message shows the latest state."""
-    await board(h.bot).settle()
+    """Wait until every table message and live hand shows the latest state."""
+    cog = h.bot.get_cog("UnoCog")
+    assert cog is not None
+    while True:
+        await board(h.bot).settle()
+        await cog.clicks.live.settle()  # type: ignore[attr-defined]
+        if not board(h.bot)._tasks:
+            return
 
 
 def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
-    """The newest public message with a "Show my hand" button in the channel."""
+    """The newest public message with a "Show my hand" button and a picture in the channel
+    (not a turn notice)."""
     for msg in reversed(fake.public_messages(channel)):
-        if any(b.label == "Show my hand" for b in msg.buttons):
+        if msg.attachments and any(b.label == "Show my hand" for b in msg.buttons):
             return msg
     return None
 
 
 async def open_hand(fake: FakeDiscord, user: FakeUser, table: FakeMessage) -> FakeMessage:
-    """Press "Show my hand" and return the ephemeral hand message: a new one, or the player's
-    newest hand brought up to date in place."""
+    """Press "Show my hand" and return the fresh ephemeral hand message."""
     return await fake.click_for_private(user, table, table.button("Show my hand"))
