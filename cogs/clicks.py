@@ -61,6 +61,7 @@ from .ui.ids import (
 )
 from .ui.lobby import lobby_view
 from .ui.pacer import ChannelPacer
+from .ui.table import thread_name
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -367,7 +368,7 @@ class GameClicks:
             return None
         try:
             thread = await interaction.message.create_thread(
-                name=f"UNO · {table.seats[0].name}"[:90], auto_archive_duration=1440
+                name=thread_name(table, interaction.created_at), auto_archive_duration=1440
             )
         except discord.HTTPException:
             log.warning("could not open a thread for %s; playing in the channel", table.table_id)

@@ -84,11 +84,8 @@ async def settle(h: Harness) -> None:
     """Wait until every table message and live hand shows the latest state."""
     cog = h.bot.get_cog("UnoCog")
     assert cog is not None
-    while True:
-        await board(h.bot).settle()
-        await cog.clicks.live.settle()  # type: ignore[attr-defined]
-        if not board(h.bot)._tasks:
-            return
+    await board(h.bot).settle()
+    await cog.clicks.live.settle()  # type: ignore[attr-defined]
 
 
 def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
