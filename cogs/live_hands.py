@@ -25,21 +25,20 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Hashable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 from discord import ui
 
 from bot.i18n import Lang
+from bot.tables.locks import KeyedLocks
+from bot.tables.manager import TableManager
 from bot.tables.narrate import narrate
 from bot.tables.notes import note
 from bot.tables.snapshot import HandSnapshot, Outcome, TableSnapshot
 from bot.tables.table import Status
 
 from .ui.table import scores_text, status_line
-
-if TYPE_CHECKING:
-    from .clicks import GameClicks
 
 log = logging.getLogger(__name__)
 
@@ -118,10 +117,21 @@ def closed_view(text: str) -> ui.LayoutView:
     return view
 
 
+class HandDrawer(Protocol):
+    """What live hands need from the clicks' presenter (GameClicks is one)."""
+
+    manager: TableManager
+    hands: KeyedLocks[tuple[str, int]]  # (table, user) -> the lock of their hand's edits
+
+    async def hand_message(
+        self, outcome: Outcome, hand: HandSnapshot, *, tongue: Lang
+    ) -> tuple[ui.LayoutView, discord.File]: ...
+
+
 class LiveHands:
     """The live hand of each player, per table (at most one per player), kept current."""
 
-    def __init__(self, clicks: GameClicks) -> None:
+    def __init__(self, clicks: HandDrawer) -> None:
         self.clicks = clicks
         self.clock = clicks.manager.scheduler.clock
         self.tables: dict[str, dict[int, LiveHand]] = {}  # table -> user -> their live hand

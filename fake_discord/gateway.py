@@ -33,7 +33,7 @@ from fake_discord.constants import (
 from fake_discord.guilds import FakeGuild
 
 if TYPE_CHECKING:
-    from fake_discord.core import FakeCore
+    from fake_discord.state import FakeState
 
 
 # Discord's heartbeat ACK comes back over a network, tens of milliseconds later. An instant one
@@ -104,7 +104,7 @@ class GatewaySession:
 class Gateway:
     """The fake's gateway endpoint and its sessions."""
 
-    def __init__(self, fake: FakeCore) -> None:
+    def __init__(self, fake: FakeState) -> None:
         self.fake = fake
         self.sessions: dict[str, GatewaySession] = {}
         self.ack_delay = HEARTBEAT_ACK_DELAY
