@@ -37,8 +37,7 @@ from bot.tables.narrate import narrate
 from bot.tables.notes import note
 from bot.tables.snapshot import HandSnapshot, Outcome, TableSnapshot
 from bot.tables.table import Status
-
-from .ui.table import scores_text, status_line
+from cogs.ui.table import scores_text, status_line
 
 log = logging.getLogger(__name__)
 
