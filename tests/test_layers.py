@@ -99,3 +99,17 @@ def test_no_import_circle_anywhere() -> None:
 
     for module in sorted(graph):
         visit(module, ())
+
+
+def test_no_test_imports_another_test_file() -> None:
+    """Shared test code lives in fixtures (conftest.py) or a helpers.py, never in a test file."""
+    for path in (ROOT / "tests").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or "", *(alias.name for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                assert not name.rpartition(".")[2].startswith("test_"), f"{path}: {name}"

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_helpers import build_deck, edition_codes
 
 from bot.engine.__main__ import main
+from tests.engine.helpers import build_deck, edition_codes
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
