@@ -18,7 +18,15 @@ from fake_discord.constants import (
     CB_UPDATE_MESSAGE,
 )
 from fake_discord.interactions import FakeInteraction
-from tests.e2e.helpers import Harness, enabled, lobby_and_start, settle, start_bot, table_message
+from tests.e2e.helpers import (
+    Harness,
+    enabled,
+    live_clicks,
+    lobby_and_start,
+    settle,
+    start_bot,
+    table_message,
+)
 
 
 def token_requests(fake: FakeDiscord, itx: FakeInteraction, since: int) -> list[str]:
@@ -57,7 +65,7 @@ async def test_show_my_hand_and_a_card_click_are_each_one_request_with_the_pictu
     fake = fake_discord
     # A picture takes milliseconds; waiting up to just under Discord's 3 s keeps a loaded test
     # machine on the one-request path this test is about.
-    monkeypatch.setattr(cogs.uno.clicks, "ANSWER_BY", 2.5)
+    monkeypatch.setattr(live_clicks(), "ANSWER_BY", 2.5)
     h, user, board = await game_of_two(fake, fake_guild, bot_runner, tmp_path / "uno.db")
 
     since = len(fake.traffic.log)
@@ -89,7 +97,7 @@ async def test_a_picture_drawn_late_is_shown_after_the_acknowledgement(
 ) -> None:
     fake = fake_discord
     h, user, board = await game_of_two(fake, fake_guild, bot_runner, tmp_path / "uno.db")
-    monkeypatch.setattr(cogs.uno.clicks, "ANSWER_BY", 0.0)  # no picture is ever in time
+    monkeypatch.setattr(live_clicks(), "ANSWER_BY", 0.0)  # no picture is ever in time
 
     since = len(fake.traffic.log)
     itx = await fake.click(user, board, board.button("Show my hand"))
@@ -130,7 +138,7 @@ async def test_a_click_that_reaches_the_bot_late_is_acknowledged_at_once(
     # The bot reads every click as made ten seconds ago, as if it had waited that long in a
     # busy bot's queue: nothing is left of the time to answer with the picture.
     late = SimpleNamespace(time=lambda: time.time() + 10.0)
-    monkeypatch.setattr(cogs.uno.clicks, "time", late)
+    monkeypatch.setattr(live_clicks(), "time", late)
 
     since = len(fake.traffic.log)
     itx = await fake.click(user, board, board.button("Show my hand"))
