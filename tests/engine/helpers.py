@@ -3,10 +3,15 @@ computer players' tests (consistent games from explicit hands)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +26,7 @@ from bot.engine import (
     parse_card,
     parse_color,
 )
+from bot.engine.__main__ import main
 from bot.engine.cards import CARD_COLOR, CARD_INDEX, CODES, shuffle
 from bot.engine.game import Phase
 from bot.engine.simulate import random_policy
@@ -328,3 +334,43 @@ def spare(color: str, count: int, start: int = 1) -> list[str]:
     """``count`` distinct-ish filler cards of one color (ranks from ``start``, two of each)."""
     ranks = [str(r) for r in range(start, 10) for _ in range(2)]
     return [f"{color}-{rank}" for rank in ranks[:count]]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+SCENARIOS = ROOT / "tests" / "scenarios"
+
+
+CASES = sorted(p for p in SCENARIOS.glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+def engine(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.engine", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+
+def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """The command line run in this process (the same code as ``engine``, without start-up)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
+def scenario_text(data: Any) -> subprocess.CompletedProcess[str]:
+    return cli("scenario", "-", stdin=data if isinstance(data, str) else json.dumps(data))
