@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from bot.engine.cards import Edition
 from bot.engine.match import ScoreView
+from bot.engine.phase import Phase
 from bot.engine.snapshot import HandView, PublicView
 from bot.render import hand, leaderboard, scores, table
 from bot.render.samples import (
@@ -44,7 +45,7 @@ def tables(edition: Edition, names: tuple[str, ...]) -> Iterator[PublicView]:
         yield replace(base, seats=seats)
     base = sample_table(6, edition, "blue")
     seats = tuple(replace(s, name=names[s.seat]) for s in base.seats)
-    for awaiting in ("color", "respond", "drawn"):
+    for awaiting in (Phase.COLOR, Phase.RESPOND, Phase.DRAWN):
         yield replace(base, seats=seats, awaiting=awaiting, direction=1, draw_pile=0)
     yield replace(base, seats=seats, winner=2, current=None, target=None)
     yield replace(base, seats=(replace(seats[0], name="🎉"), *seats[1:]))  # the fallback name
