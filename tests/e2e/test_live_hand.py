@@ -10,10 +10,20 @@ from pathlib import Path
 from bot.engine import Game, Phase
 from bot.tables.table import Status, Table
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
-from tests.arrange import give, put_on_top
-from tests.e2e.test_house_rules import board, card_button, new_lobby, start, user_of
-from tests.e2e.test_uno_match import enabled, press
-from tests.e2e.uno_helpers import Harness, open_hand, settle, start_bot
+from tests.e2e.helpers import (
+    Harness,
+    card_button,
+    enabled,
+    new_lobby,
+    open_hand,
+    press,
+    settle,
+    start,
+    start_bot,
+    user_of,
+)
+from tests.e2e.helpers import shown_table as board
+from tests.helpers import give, put_on_top
 
 
 def hands_of(fake: FakeDiscord, user: FakeUser, thread: object) -> list[FakeMessage]:

@@ -7,15 +7,24 @@ from datetime import UTC, datetime
 
 from bot.engine import RuleSet
 from bot.engine.cards import Edition
-from bot.tables.snapshot import snapshot_of
+from bot.tables.commands import Actor
+from bot.tables.manager import TableManager
+from bot.tables.scheduler import ManualScheduler
+from bot.tables.snapshot import TableSnapshot
 from cogs.ui.table import THREAD_NAME_LIMIT, thread_name
-from tests.cogs.test_game_layouts import started
 
 AT = datetime(2026, 12, 2, 14, 5, tzinfo=UTC)
 
 
+async def lobby(edition: Edition, host: str) -> TableSnapshot:
+    """A table just opened by ``host``."""
+    manager = TableManager(None, scheduler=ManualScheduler(), brain=None)
+    opened = await manager.create("tbl", 1, 100, Actor(1, host), RuleSet(edition), threads=True)
+    return opened.table
+
+
 async def test_a_thread_names_the_edition_the_host_and_the_start_in_the_tables_language() -> None:
-    table = snapshot_of(await started(RuleSet(edition=Edition.SONIC), computers=1, name="Alice"))
+    table = await lobby(Edition.SONIC, "Alice")
     assert thread_name(table, AT) == "UNO Sonic the Hedgehog · Alice · 12/2/26, 2:05\u202fPM UTC"
     german = dataclasses.replace(table, locale="de")
     assert thread_name(german, AT) == "UNO Sonic the Hedgehog · Alice · 02.12.26, 14:05 UTC"
@@ -24,7 +33,7 @@ async def test_a_thread_names_the_edition_the_host_and_the_start_in_the_tables_l
 
 
 async def test_a_long_host_name_is_shortened_to_fit_discords_limit() -> None:
-    table = snapshot_of(await started(RuleSet(edition=Edition.MARIO), computers=1, name="Wu"))
+    table = await lobby(Edition.MARIO, "Wu")
     long = dataclasses.replace(table.seats[0], name="W" * 100)
     name = thread_name(dataclasses.replace(table, seats=(long, *table.seats[1:])), AT)
     assert len(name) <= THREAD_NAME_LIMIT
