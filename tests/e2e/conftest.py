@@ -14,7 +14,7 @@ from tests.e2e.test_shards import database, processes  # noqa: F401
 @pytest.fixture(autouse=True)
 async def close_storages() -> AsyncIterator[None]:
     """Set up first, torn down last: close every Storage the test opened after its bots."""
-    from tests.e2e.uno_helpers import OPEN_STORAGES
+    from tests.e2e.helpers import OPEN_STORAGES
 
     yield
     while OPEN_STORAGES:
