@@ -46,8 +46,8 @@ sys.path.insert(0, str(ROOT))
 
 from fake_discord import FakeDiscord, FakeGuild  # noqa: E402
 from fake_discord.discord_py import URL_ENV, point_discord_py_at  # noqa: E402
-from tests.e2e.test_shards import Game  # noqa: E402
-from tests.e2e.uno_helpers import open_hand, table_message  # noqa: E402
+from tests.e2e.helpers import open_hand, table_message  # noqa: E402
+from tests.e2e.shards import Game  # noqa: E402
 
 START_TIMEOUT = 240.0
 WAIT = 120.0  # a busy machine draws the first pictures slowly

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 # The shard tests' fixtures (a database of the test's own, the processes it started).
-from tests.e2e.test_shards import database, processes  # noqa: F401
+from tests.e2e.shards import database, processes  # noqa: F401
 
 
 @pytest.fixture(autouse=True)

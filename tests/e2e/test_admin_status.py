@@ -10,7 +10,7 @@ import pytest
 from cogs.status import version
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
 from fake_discord.constants import PERM_MANAGE_GUILD
-from tests.e2e.uno_helpers import commands_granted_to_everyone, start_bot
+from tests.e2e.helpers import commands_granted_to_everyone, start_bot
 
 
 async def test_a_manager_sees_the_bot_and_the_servers_tables(

@@ -16,7 +16,7 @@ from bot.tables.scheduler import ManualScheduler
 from cogs.errors import UnoTree
 from fake_discord import FakeDiscord
 from fake_discord.runner import BotRunner
-from tests.e2e.uno_helpers import OPEN_STORAGES
+from tests.e2e.helpers import OPEN_STORAGES
 
 
 async def test_few_session_starts_left_make_the_bot_wait_for_their_reset(

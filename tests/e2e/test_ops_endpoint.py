@@ -17,7 +17,7 @@ from bot.tables.scheduler import ManualScheduler
 from cogs.errors import UnoTree
 from fake_discord import FakeDiscord, FakeGuild
 from fake_discord.runner import BotRunner
-from tests.e2e.uno_helpers import OPEN_STORAGES
+from tests.e2e.helpers import OPEN_STORAGES
 
 WANTED = {
     "uno_interactions",

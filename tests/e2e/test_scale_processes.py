@@ -17,7 +17,7 @@ import asyncpg
 from bot.storage import Storage
 from fake_discord import FakeDiscord
 from fake_discord.discord_py import URL_ENV
-from tests.e2e.test_shards import (
+from tests.e2e.shards import (
     CHILD,
     GUILD_ON,
     ROOT,

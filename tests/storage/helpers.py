@@ -1,4 +1,5 @@
-"""Builders for finished matches, a settable clock and raw SQL access for the storage tests."""
+"""Builders for finished matches, a settable clock, raw SQL access and table managers on a
+storage, for the storage tests."""
 
 from __future__ import annotations
 
@@ -9,7 +10,13 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage import MatchPlayer, MatchRecord
+from bot.engine import RuleSet, Scoring
+from bot.engine.cards import Edition
+from bot.storage import MatchPlayer, MatchRecord, Storage
+from bot.tables.commands import Join, Start
+from bot.tables.manager import TableManager
+from bot.tables.scheduler import ManualScheduler
+from tests.tables.helpers import legal, user_at, who
 
 
 class Clock:
@@ -129,3 +136,24 @@ class RawDatabase:
 def _dollars(sql: str) -> str:
     parts = sql.split("?")
     return "".join(part + (f"${n}" if n < len(parts) else "") for n, part in enumerate(parts, 1))
+
+
+# Guilds whose ids put them on shard 0 and on shard 1 of two: (guild_id >> 22) % 2.
+GUILD_ON_0, GUILD_ON_1 = 1000 << 22 | 12345, 1001 << 22 | 6789
+
+
+def manager_on(storage: Storage, seed: int = 3) -> TableManager:
+    return TableManager(storage, scheduler=ManualScheduler(), rng=random.Random(seed))
+
+
+async def started(manager: TableManager, table_id: str, guild_id: int) -> None:
+    rules = RuleSet(edition=Edition.CLASSIC, scoring=Scoring.STANDARD, target=500)
+    await manager.create(table_id, guild_id, 100, who(11), rules, threads=True)
+    await manager.act(table_id, who(22), Join())
+    await manager.act(table_id, who(11), Start(555))
+
+
+async def move(manager: TableManager, table_id: str) -> None:
+    table = manager.tables[table_id]
+    seat = table.match.game.current  # type: ignore[union-attr]
+    await manager.act(table_id, who(user_at(table, seat)), legal(table), table.version)

@@ -18,8 +18,7 @@ from bot.storage.postgres import tables as pg_tables
 from bot.tables.refusals import TableError
 
 from .conftest import StorageOpener
-from .factories import RawDatabase
-from .test_table_owners import GUILD_ON_0, manager_on, move, started
+from .helpers import GUILD_ON_0, RawDatabase, manager_on, move, started
 
 
 @pytest.fixture

@@ -12,34 +12,15 @@ from bot.client import owned_shards
 from bot.config import Settings
 from bot.engine import RuleSet, Scoring
 from bot.engine.cards import Edition
-from bot.storage import Storage, shard_of
-from bot.tables.commands import Cancel, Join, Start
+from bot.storage import shard_of
+from bot.tables.commands import Cancel, Join
 from bot.tables.manager import TableManager
 from bot.tables.refusals import TableError
 from bot.tables.scheduler import ManualScheduler
 from tests.tables.helpers import legal, user_at, who
 
 from .conftest import StorageOpener
-
-# Guilds whose ids put them on shard 0 and on shard 1 of two: (guild_id >> 22) % 2.
-GUILD_ON_0, GUILD_ON_1 = 1000 << 22 | 12345, 1001 << 22 | 6789
-
-
-def manager_on(storage: Storage, seed: int = 3) -> TableManager:
-    return TableManager(storage, scheduler=ManualScheduler(), rng=random.Random(seed))
-
-
-async def started(manager: TableManager, table_id: str, guild_id: int) -> None:
-    rules = RuleSet(edition=Edition.CLASSIC, scoring=Scoring.STANDARD, target=500)
-    await manager.create(table_id, guild_id, 100, who(11), rules, threads=True)
-    await manager.act(table_id, who(22), Join())
-    await manager.act(table_id, who(11), Start(555))
-
-
-async def move(manager: TableManager, table_id: str) -> None:
-    table = manager.tables[table_id]
-    seat = table.match.game.current  # type: ignore[union-attr]
-    await manager.act(table_id, who(user_at(table, seat)), legal(table), table.version)
+from .helpers import GUILD_ON_0, GUILD_ON_1, manager_on, move, started
 
 
 async def test_a_process_restores_only_the_tables_of_its_shards(
