@@ -107,9 +107,10 @@ class Match:
     def team_totals(self) -> list[int]:
         """Each team's score toward the target: its members' totals (empty without teams)."""
         totals = [0] * self.teams
-        for seat, points in enumerate(self.totals):
-            totals[seat % self.teams] += points
-        return totals if self.teams else []
+        if self.teams:
+            for seat, points in enumerate(self.totals):
+                totals[seat % self.teams] += points
+        return totals
 
     def winner_teams(self) -> list[int]:
         """The teams that won the match, sorted (empty while it goes on, or without teams)."""

@@ -234,3 +234,10 @@ def test_rules_without_teams_load_from_an_old_record() -> None:
     assert RuleSet.from_dict(data).teams == 2 and RuleSet.from_dict(data).partners_see
     del data["teams"], data["partners_see"]
     assert RuleSet.from_dict(data) == RuleSet(Edition.MARIO)
+
+
+def test_a_match_without_teams_has_no_team_totals() -> None:
+    match = Match(RuleSet(Edition.CLASSIC, target=None), 3, random.Random(1))
+    finish(match, random.Random(2))
+    assert match.team_totals() == [] and match.winner_teams() == []
+    assert match.score_view(["a", "b", "c"]).team_totals == ()
