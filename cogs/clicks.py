@@ -33,6 +33,7 @@ from bot.tables.commands import (
     CheckStart,
     Command,
     ShowHand,
+    ShowPartners,
     Start,
 )
 from bot.tables.locks import KeyedLocks
@@ -62,6 +63,7 @@ from .ui.ids import (
 )
 from .ui.lobby import lobby_view
 from .ui.pacer import ChannelPacer
+from .ui.partners import partners_text
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -437,6 +439,8 @@ class GameClicks:
             tongue = user_lang(interaction)
             if outcome.reveal is not None:
                 await say(interaction, reveal_text(outcome.table, outcome.reveal, tongue))
+            elif isinstance(request, ShowPartners):
+                await say(interaction, partners_text(outcome.table, outcome.partners, tongue))
             else:
                 await say(interaction, (outcome.note or note("done")).render(tongue))
 

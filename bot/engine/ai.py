@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import ai_teams
 from .ai_memory import Knowledge as Knowledge
 from .ai_memory import chance_none as chance_none
 from .ai_memory import counts_as_color
@@ -458,11 +459,12 @@ def _rollout(world: Game, seat: int, rng: random.Random) -> float:
     while world.phase is not Phase.OVER:
         if steps >= ROLLOUT_STEP_CAP:
             mine = len(world.hands[seat])
-            least = min(len(world.hands[s]) for s in range(world.n) if s != seat)
+            others = ai_teams.opponents(world, seat) or [s for s in range(world.n) if s != seat]
+            least = min(len(world.hands[s]) for s in others)
             return 0.5 * least / (least + mine) if least + mine else 0.0
         _rollout_policy(world, rng)
         steps += 1
-    return 1.0 if world.winner == seat else 0.0
+    return 1.0 if ai_teams.won_for(world, seat) else 0.0  # a partner's win is the team's
 
 
 def _hard(
@@ -544,7 +546,7 @@ def out_of_turn(game: Game, seat: int, level: str, rng: random.Random) -> Action
         return Action(seat, "call_uno")
     if level != "easy":
         target = game.catchable()
-        if target >= 0 and target != seat:
+        if target >= 0 and target != seat and ai_teams.may_catch(game, seat, target):
             return Action(seat, "catch", target=target)
     return None
 
