@@ -14,7 +14,8 @@ from bot.engine.teams import TEAM_COUNTS, fits, fitting_counts, partners
 
 from .change import Change
 from .commands import Actor
-from .notes import TableError, note
+from .notes import note
+from .refusals import TableError
 from .snapshot import Reveal
 from .table import Seat, Status, Table
 

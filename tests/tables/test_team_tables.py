@@ -27,7 +27,7 @@ from bot.tables.commands import (
     Start,
 )
 from bot.tables.manager import TableManager
-from bot.tables.notes import TableError
+from bot.tables.refusals import TableError
 from bot.tables.scheduler import ManualScheduler
 from bot.tables.snapshot import snapshot_of
 from bot.tables.table import Seat, Status, Table
