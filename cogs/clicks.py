@@ -49,11 +49,13 @@ from .latest_hands import LatestHands
 from .open_hands import Editor, OpenHands
 from .rematch import Rematches, threads_allowed_in
 from .replies import NO_PINGS, let_go, say
+from .spectators import Spectators
 from .ui.board import TableBoard
 from .ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
 from .ui.house import house_panel
 from .ui.ids import (
     Broken,
+    Cheer,
     Click,
     OpenHouseRule,
     OpenHouseRules,
@@ -61,6 +63,7 @@ from .ui.ids import (
     PickTarget,
     Rematch,
     TurnPage,
+    Watch,
 )
 from .ui.lobby import lobby_view
 from .ui.pacer import ChannelPacer
@@ -129,11 +132,14 @@ class GameClicks:
         self.open_hands = OpenHands(self)
         self.rematches = Rematches(bot, self.manager)
         self.latest = LatestHands()
+        self.spectators = Spectators(self.manager, self.board, interval=bot.edit_interval)
+        self.board.cheers = self.spectators.cheers.line
         self.manager.subscribe(self.board.on_change)
         self.manager.subscribe(self.on_change)
         self.manager.subscribe(self.open_hands.on_change)
         self.manager.subscribe(self.rematches.on_change)
         self.manager.subscribe(self.latest.on_change)
+        self.manager.subscribe(self.spectators.on_change)
 
     def warm_up(self, editions: tuple[Edition, ...] = tuple(Edition)) -> None:
         """Build the editions' palettes and cards in the background (the first picture of an
@@ -152,6 +158,8 @@ class GameClicks:
         self.manager.unsubscribe(self.open_hands.on_change)
         self.manager.unsubscribe(self.rematches.on_change)
         self.manager.unsubscribe(self.latest.on_change)
+        self.manager.unsubscribe(self.spectators.on_change)
+        await self.spectators.close()
         await self.board.close()
         for task in list(self._tasks):
             task.cancel()
@@ -338,7 +346,7 @@ class GameClicks:
         if isinstance(request, Start):
             await self._start(interaction, click.table_id)
             return
-        assert not isinstance(request, TurnPage | PickColor | PickTarget | Rematch)
+        assert not isinstance(request, TurnPage | PickColor | PickTarget | Rematch | Watch | Cheer)
         try:
             outcome = await self.manager.act(click.table_id, actor, request)
         except TableError as exc:
@@ -377,7 +385,15 @@ class GameClicks:
         message show it."""
         request = click.request
         assert not isinstance(
-            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules | Rematch
+            request,
+            TurnPage
+            | PickColor
+            | PickTarget
+            | OpenHouseRule
+            | OpenHouseRules
+            | Rematch
+            | Watch
+            | Cheer,
         )
         try:
             outcome = await self.manager.act(click.table_id, actor_of(interaction), request)
@@ -425,8 +441,22 @@ class GameClicks:
         if isinstance(request, ShowHand):
             await self.show_hand(interaction, click.table_id, reuse=True)
             return
+        if isinstance(request, Watch):
+            await self.spectators.watch(interaction, click.table_id)
+            return
+        if isinstance(request, Cheer):
+            await self.spectators.cheer(interaction, click.table_id, request.emote)
+            return
         assert not isinstance(
-            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules | Rematch
+            request,
+            TurnPage
+            | PickColor
+            | PickTarget
+            | OpenHouseRule
+            | OpenHouseRules
+            | Rematch
+            | Watch
+            | Cheer,
         )
         with self.board.hold(click.table_id):  # the answer goes out before the picture
             try:
@@ -462,7 +492,7 @@ class GameClicks:
         elif isinstance(request, PickTarget):
             command, aiming, version = ShowHand(), request, None
         else:
-            assert not isinstance(request, OpenHouseRule | OpenHouseRules | Rematch)
+            assert not isinstance(request, OpenHouseRule | OpenHouseRules | Rematch | Watch | Cheer)
             command = request
         message: Note | None
         tongue = user_lang(interaction)

@@ -109,6 +109,7 @@ ENGLISH: dict[str, Text] = {
     "caught_free": N_("Caught! At this table that costs no cards."),
     "house_rules_saved": N_("House rules saved."),
     "teams_saved": N_("Teams saved."),
+    "cheer_wait": N_("Easy there! You can cheer again in {seconds} s."),
     "team_chosen": N_("You will play for team {team}."),
     "team_any": N_("The bot will seat you in a team."),
     "catch_missed": N_("Too late, or they were safe: nothing happens."),

@@ -17,6 +17,7 @@ from bot.engine.ai import LEVELS
 from bot.engine.cards import CARD_INDEX, CODES, COLOR_INDEX, COLORS, IS_WILD
 from bot.engine.house import OPTION_BY_NAME
 from bot.engine.teams import TEAM_COUNTS
+from bot.tables.cheers import EMOTES
 from bot.tables.commands import (
     ANY_SEAT,
     AddComputer,
@@ -93,7 +94,29 @@ class Rematch:
     """A player of the finished match opens a new lobby with its seats and options."""
 
 
-Request = Command | TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules | Rematch
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """Anyone opens a private view of the table that keeps up (never a hand)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cheer:
+    """Anyone cheers with one of the fixed emotes (``bot.tables.cheers.EMOTES``)."""
+
+    emote: int
+
+
+Request = (
+    Command
+    | TurnPage
+    | PickColor
+    | PickTarget
+    | OpenHouseRule
+    | OpenHouseRules
+    | Rematch
+    | Watch
+    | Cheer
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +223,10 @@ def _action_of(request: Request, slot: int) -> tuple[str, str | None]:
             return "team", "any" if team is None else str(team)
         case ShowPartners():
             return "mates", None
+        case Watch():
+            return "watch", None
+        case Cheer(emote=emote):
+            return "cheer", str(emote)
         case NextRound():
             return "next", None
         case ArmUno():
@@ -302,6 +329,7 @@ def _decode(action: str, arg: str | None) -> tuple[Surface, Request] | Broken:
         "house": ("lobby", OpenHouseRules()),
         "hand": ("table", ShowHand()),
         "mates": ("table", ShowPartners()),
+        "watch": ("table", Watch()),
         "quit": ("table", Leave()),
         "next": ("table", NextRound()),
         "rematch": ("rematch", Rematch()),
@@ -322,6 +350,8 @@ def _decode(action: str, arg: str | None) -> tuple[Surface, Request] | Broken:
         return "lobby", ChooseTeam(None)
     if action == "team" and (team := _number(arg, max(TEAM_COUNTS) - 1)) is not None:
         return "lobby", ChooseTeam(team)
+    if action == "cheer" and (emote := _number(arg, len(EMOTES) - 1)) is not None:
+        return "table", Cheer(emote)
     if action == "computer" and arg in LEVELS:
         return "lobby", AddComputer(arg)
     if action == "respond" and arg in ("accept", "challenge"):

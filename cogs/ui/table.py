@@ -12,6 +12,7 @@ from discord import ui
 from bot.engine import Action, SeatView
 from bot.i18n import ENGLISH_LANG, Lang, lang
 from bot.i18n.game_words import card_name, color_name
+from bot.tables.cheers import EMOTES
 from bot.tables.commands import ANY_SEAT, NextRound, ShowHand, ShowPartners
 from bot.tables.house_words import rules_line
 from bot.tables.names import safe_name, safe_text
@@ -21,7 +22,7 @@ from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Status
 from bot.tables.teams import team_mark
 
-from .ids import Rematch, quit_id, respond_id
+from .ids import Cheer, Rematch, Watch, quit_id, respond_id
 from .items import GameButton, button
 from .lobby import describe_rules, match_goal, team_name, teams_line
 
@@ -184,8 +185,9 @@ def scores_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     return alt_text(text.format(count=rounds, totals=totals))
 
 
-def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
-    """The public table: never any player's cards, only counts and the discard pile."""
+def table_view(table: TableSnapshot, *, image: str | None, cheers: str = "") -> ui.LayoutView:
+    """The public table: never any player's cards, only counts and the discard pile; ``cheers``
+    is the audience's line (``bot.tables.cheers``)."""
     tongue = lang(table.locale)
     _ = tongue.gettext
     public = table.public
@@ -230,6 +232,8 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
         container.add_item(ui.TextDisplay(f"-# {rule}"))
     if table.scores is not None:
         container.add_item(ui.TextDisplay(scores_text(table, tongue)))
+    if cheers:
+        container.add_item(ui.TextDisplay("-# " + _("Cheers: {cheers}").format(cheers=cheers)))
     layout.add_item(container)
     t, v = table.table_id, table.version
     if table.status is Status.PLAYING:
@@ -258,6 +262,10 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
                 row.add_item(GameButton(respond_id(t, v, "challenge"), label=_("Challenge")))
         row.add_item(GameButton(quit_id(t), label=_("Leave game")))
         layout.add_item(row)
+        audience = ui.ActionRow[Any](button(t, 0, Watch(), label=_("Watch"), emoji="👁"))
+        for index, emote in enumerate(EMOTES):
+            audience.add_item(button(t, 0, Cheer(index), label=emote))
+        layout.add_item(audience)
         if table.rules.teams and table.rules.partners_see:  # a row of its own: rows hold 5
             partners = button(t, 0, ShowPartners(), label=_("Partners' hands"), emoji="👀")
             layout.add_item(ui.ActionRow[Any](partners))
