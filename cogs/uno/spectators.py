@@ -25,11 +25,10 @@ from bot.tables.notes import note
 from bot.tables.refusals import TableError
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Status
-
-from .lang import user_lang
-from .replies import NO_PINGS, say
-from .ui.board import TableBoard
-from .ui.watch import watch_view
+from cogs.lang import user_lang
+from cogs.replies import NO_PINGS, say
+from cogs.ui.board import TableBoard
+from cogs.ui.watch import watch_view
 
 log = logging.getLogger(__name__)
 
