@@ -114,6 +114,9 @@ def best_color(hand: list[int], rng: random.Random, skip: int = -1) -> int:
 
 
 def _others(game: Game, seat: int) -> list[int]:
+    """The hand sizes of the seats that threaten to go out first (partners do not)."""
+    if game.teams:
+        return ai_teams.threat_sizes(game, seat)
     return [len(game.hands[s]) for s in range(game.n) if s != seat and game.active[s]]
 
 
@@ -224,6 +227,8 @@ def _card_score(
                 score -= 100.0 if nxt_cards > 1 else 0.0
             if nxt_cards <= 2:
                 score += 40.0
+            if game.teams:
+                score += ai_teams.card_bonus(game, seat, True, game.next_seat(seat))
         elif card == WILD_VICTORY_LAP:
             score += 15.0 if danger else 0.0
         elif card == WILD_SUPER_STAR:
@@ -243,10 +248,15 @@ def _card_score(
         back = game.hands[(seat - game.direction) % game.n]
         if nxt_cards <= 2 and len(back) > nxt_cards:
             score += 20.0
+    if game.teams:
+        hits = rank in (SKIP, DRAW2)
+        score += ai_teams.card_bonus(game, seat, hits, follower(game, seat, card))
     if info is not None and style.block:
         # Leave a color and rank the seat that follows probably cannot match.
         after = follower(game, seat, card)
         weight = style.block * (style.block_danger if len(game.hands[after]) <= 2 else 1.0)
+        if game.teams:
+            weight *= ai_teams.block_sign(game, seat, after)
         score += weight * chance_none(game, info, after, MATCHES[color * CARD_KINDS + card])
     return score
 

@@ -31,3 +31,33 @@ def opponents(state: RoundState, seat: int) -> list[int]:
 def may_catch(state: RoundState, seat: int, target: int) -> bool:
     """A catch helps ``seat`` only against an opponent."""
     return not same_side(state, seat, target)
+
+
+PARTNER_HIT = -80.0  # a Skip, Draw Two or Wild Draw Four played on a partner
+PARTNER_NEXT = 25.0  # a card that skips an opponent and hands the turn to a partner near out
+
+
+def card_bonus(state: RoundState, seat: int, hits_next: bool, after: int) -> float:
+    """What teams add to the liking for a card: ``hits_next`` says it skips or makes the next
+    seat draw, ``after`` is the seat that must match it. Never hurt a partner; hand the turn
+    to a partner close to going out."""
+    if not state.teams:
+        return 0.0
+    nxt = state.next_seat(seat)
+    score = 0.0
+    if hits_next and same_side(state, seat, nxt):
+        score += PARTNER_HIT
+    if after != nxt and same_side(state, seat, after) and len(state.hands[after]) <= 2:
+        score += PARTNER_NEXT
+    return score
+
+
+def block_sign(state: RoundState, seat: int, after: int) -> float:
+    """Leaving a card the following seat cannot match helps against an opponent, never
+    against a partner (1 or -1)."""
+    return -1.0 if after != seat and same_side(state, seat, after) else 1.0
+
+
+def threat_sizes(state: RoundState, seat: int) -> list[int]:
+    """The hand sizes of the seats whose going out would lose the round for ``seat``."""
+    return [len(state.hands[s]) for s in opponents(state, seat)] or [len(state.hands[seat])]
