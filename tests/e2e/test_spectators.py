@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
-from tests.e2e.test_uno_match import lobby_and_start, play_turn
-from tests.e2e.uno_helpers import settle, start_bot, table_message
+from tests.e2e.helpers import lobby_and_start, play_turn, settle, start_bot, table_message
 
 
 async def test_a_spectator_watches_and_cheers_without_changing_the_game(

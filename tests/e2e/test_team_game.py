@@ -10,8 +10,7 @@ from bot.i18n import ENGLISH_LANG
 from bot.i18n.game_words import card_name
 from bot.tables.table import Status
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
-from tests.e2e.test_uno_match import maybe_catch, play_turn
-from tests.e2e.uno_helpers import settle, start_bot, table_message
+from tests.e2e.helpers import maybe_catch, play_turn, settle, start_bot, table_message
 
 
 async def test_two_teams_play_a_match_with_private_partner_views(

@@ -9,14 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_helpers import build_deck, do, make_game, play
-from test_engine_cli import scenario_text
 
 from bot.engine import Edition, Game, RuleSet, edition_deck
 from bot.engine.cards import CARD_POINTS
 from bot.engine.match import Match
 from bot.engine.rules import Scoring
 from bot.engine.teams import fitting_counts, partners, seat_teams, sides_left
+from tests.engine.helpers import build_deck, do, make_game, play, scenario_text
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "tests" / "scenarios"
 TEAM_CASES = sorted(SCENARIOS.glob("teams_*.expected.json"))

@@ -15,7 +15,7 @@ from bot.storage.rating import FRESH, rate_teams
 from bot.tables.records import match_record
 from bot.tables.table import Seat, Status, Table
 
-from .factories import make_match
+from .helpers import make_match
 
 
 def team_match(uid: str = "t1") -> MatchRecord:

@@ -9,8 +9,7 @@ import random
 from bot.engine import ai, ai_teams
 from bot.engine.cards import CARD_INDEX, CODES
 from bot.engine.game import Game
-
-from .ai_helpers import position
+from tests.engine.helpers import position
 
 
 def teamed(game: Game, teams: int = 2) -> Game:
