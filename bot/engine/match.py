@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import errors
-from .cards import CARD_POINTS, CARD_RANK, CODES, IS_NUMBER, Edition, edition_deck, shuffle
+from .action import Action
+from .cards import CARD_RANK, CODES, IS_NUMBER, Edition, edition_deck, shuffle
 from .game import Event, Game
+from .record import RoundLog, round_points
 from .rules import RuleSet, Scoring
 from .saving import rng_from_json, rng_to_json
 
@@ -69,6 +71,10 @@ class Match:
         self.winners: list[int] = []
         self.forfeit = False
         self.round_scored = False
+        # Per finished round its stored record (RoundRecord.to_text; "" when not recorded),
+        # and the log of the round being played.
+        self.records: list[str] = []
+        self.log: RoundLog | None = None
         self.dealer, self.dealer_events = choose_first_dealer(rules.edition, players, rng)
         self.game = self._new_round()
 
@@ -83,16 +89,39 @@ class Match:
     def _new_round(self) -> Game:
         deck = edition_deck(self.rules.edition)
         shuffle(deck, self.rng)
+        seed = self.rng.getrandbits(64)
+        self.log = RoundLog(self.dealer, deck, seed, self.active)
         return Game(
             self.rules.edition,
             self.n,
             self.dealer,
             deck,
-            random.Random(self.rng.getrandbits(64)),
+            random.Random(seed),
             active=self.active,
             house_rule=self.rules.house_rule,
             house=self.rules.house,
         )
+
+    @property
+    def commitment(self) -> str | None:
+        """The SHA-256 commitment of the round being played (None for a round not recorded)."""
+        return self.log.commitment if self.log is not None else None
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action to the round, recording it; as ``Game.apply``."""
+        events = self.game.apply(action)
+        if self.log is not None:
+            self.log.add(action)
+        return events
+
+    def _close_record(self, added: list[int]) -> None:
+        rules = self.rules
+        log, self.log = self.log, None
+        if log is None:
+            self.records.append("")
+            return
+        record = log.finish(rules.edition, rules.house, rules.scoring, added, forfeit=self.forfeit)
+        self.records.append(record.to_text())
 
     def finish_round(self) -> list[int]:
         """Score the finished round; returns each seat's points added. Ends the match at target."""
@@ -101,18 +130,12 @@ class Match:
             raise errors.not_allowed("The round is still being played.")
         if self.round_scored:
             raise errors.not_allowed("This round was already scored.")
-        n = self.n
-        if self.forfeit or game.players <= 1:
-            added = [0] * n
-        elif self.rules.scoring is Scoring.STANDARD:
-            assert game.points is not None
-            added = list(game.points)
-        else:
-            added = [sum(CARD_POINTS[c] for c in game.hands[s]) for s in range(n)]
-        for s in range(n):
+        added = round_points(game, self.rules.scoring, self.forfeit)
+        for s in range(self.n):
             self.totals[s] += added[s]
         self.rounds.append(added)
         self.round_winners.append(game.winner if game.winner >= 0 else None)
+        self._close_record(added)
         self._decide()
         return added
 
@@ -157,12 +180,15 @@ class Match:
         game = self.game
         was_over = game.over
         game.leave(seat)
+        if not was_over and self.log is not None:
+            self.log.add(Action(seat, "leave"))
         self.active[seat] = False
         if sum(self.active) == 1:
             self.forfeit = True
             if not was_over or not self.round_scored:
                 self.rounds.append([0] * self.n)
                 self.round_winners.append(game.winner if game.winner >= 0 else None)
+                self._close_record([0] * self.n)
             self.round_scored = True
             self.winners = [s for s in range(self.n) if self.active[s]]
 
@@ -196,6 +222,8 @@ class Match:
             "scored": self.round_scored,
             "rng": rng_to_json(self.rng),
             "game": self.game.to_dict(),
+            "log": self.log.to_json() if self.log is not None else None,
+            "records": list(self.records),
         }
 
     @classmethod
@@ -215,4 +243,8 @@ class Match:
         match.rng = rng_from_json(data["rng"])
         match.game = Game.from_dict(data["game"])
         match.round_scored = bool(data["scored"])
+        log = data.get("log")
+        match.log = RoundLog.from_json(log) if log is not None else None
+        # A match saved before rounds were recorded has its earlier rounds unrecorded.
+        match.records = [str(r) for r in data.get("records", [""] * len(match.rounds))]
         return match

@@ -14,8 +14,19 @@ from .cards import CARD_INDEX, CODES, COLOR_INDEX, COLORS, Edition, edition_deck
 from .errors import RuleError
 from .game import MAX_PLAYERS, MIN_PLAYERS, Action, Game
 from .house import HouseRules
+from .stalemate import end_stalled, stalled
 
-DOS = ("play", "draw", "pass", "accept", "challenge", "choose_color", "call_uno", "catch")
+DOS = (
+    "play",
+    "draw",
+    "pass",
+    "accept",
+    "challenge",
+    "choose_color",
+    "call_uno",
+    "catch",
+    "leave",
+)
 
 
 class ScenarioError(ValueError):
@@ -123,13 +134,14 @@ def run_scenario(data: Any) -> dict[str, Any]:
         raise ScenarioError(
             f"the deck cannot deal {house.hand_size} cards to each of {players} players"
         )
+    active = parse_active(data, players, dealer)
     seed = _int(data.get("seed", 0), "seed")
     raw_actions = data.get("actions", [])
     if not isinstance(raw_actions, list):
         raise ScenarioError("actions must be a list")
     actions = [parse_action(raw, i, players) for i, raw in enumerate(raw_actions)]
 
-    game = Game(edition, players, dealer, deck, random.Random(seed), house=house)
+    game = Game(edition, players, dealer, deck, random.Random(seed), active=active, house=house)
     error: dict[str, Any] | None = None
     for index, action in enumerate(actions):
         try:
@@ -137,11 +149,38 @@ def run_scenario(data: Any) -> dict[str, Any]:
                 if game.over:  # once the round is over, every action is not_allowed
                     raise RuleError("not_allowed", "The round is over.")
                 raise action
-            game.apply(action)
+            apply_one(game, action)
         except RuleError as exc:
             error = {"index": index, "code": exc.code, "message": exc.message}
             break
     return {"error": error, "state": state_of(game), "events": game.events}
+
+
+def parse_active(data: dict[str, Any], players: int, dealer: int) -> list[bool] | None:
+    """The optional ``active`` list: which seats are still in the match at the deal."""
+    raw = data.get("active")
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not all(isinstance(a, bool) for a in raw):
+        raise ScenarioError("active must be a list of true or false, one per seat")
+    if len(raw) != players:
+        raise ScenarioError(f"active must name all {players} seats")
+    if sum(raw) < MIN_PLAYERS or not raw[dealer]:
+        raise ScenarioError("active needs at least 2 seats in play, the dealer among them")
+    return list(raw)
+
+
+def apply_one(game: Game, action: Action) -> None:
+    """One action as the bot applies it: a leave, or ``game.apply``; then, as the table does,
+    a round nobody can finish any more is ended (docs/rules.md)."""
+    if action.do == "leave":
+        if game.over:
+            raise RuleError("not_allowed", "The round is over.")
+        game.leave(action.seat)
+    else:
+        game.apply(action)
+    if not game.over and stalled(game):
+        end_stalled(game)
 
 
 def state_of(game: Game) -> dict[str, Any]:

@@ -230,6 +230,11 @@ class Storage(ABC):
         """A server's match by the uid its table recorded it under (its table id), or None."""
 
     @abstractmethod
+    async def round_record(self, guild_id: int, number: int, round_number: int) -> str | None:
+        """The stored record of round ``round_number`` (1, 2, ...) of a server's match number
+        ``number`` (bot/engine/record.py reads it), or None when there is none."""
+
+    @abstractmethod
     async def export_guild(self, guild_id: int) -> dict[str, Any]:
         """Everything stored about one server, as JSON-ready data, from one snapshot."""
 

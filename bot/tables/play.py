@@ -54,7 +54,7 @@ def apply_action(table: Table, seat: int, action: Action, *, now: float, delay: 
     uno = action.uno or (action.do == "play" and seat in table.uno_armed)
     turn_of = game.current
     try:
-        events = game.apply(dataclasses.replace(action, seat=seat, uno=uno))
+        events = match.apply(dataclasses.replace(action, seat=seat, uno=uno))
     except RuleError as exc:
         raise TableError("rule", text=exc.template, code=exc.code, **exc.params) from None
     if action.do == "call_uno":

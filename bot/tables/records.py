@@ -53,4 +53,5 @@ def match_record(table: Table, finished_at: float) -> MatchRecord:
         winners=[table.seats[s].user_id for s in match.winners],
         round_winners=list(match.round_winners),
         house_rules=table.rules.house.to_dict(),  # only the options that differ: {} is official
+        round_records=list(match.records),
     )

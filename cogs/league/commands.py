@@ -23,9 +23,9 @@ from cogs.group import Subcommand
 from cogs.lang import user_lang
 from cogs.replies import NO_PINGS, let_go, link_commands, say
 
+from .common import DB_DOWN, public_lang, storage_of
 from .export import export_csv
 from .items import (
-    DB_DOWN,
     OFFICIAL_ONLY,
     SORTS,
     SortName,
@@ -33,8 +33,6 @@ from .items import (
     forget_layout,
     history_layout,
     leaderboard_message,
-    public_lang,
-    storage_of,
 )
 from .presenters import ACCENT, points, provisional_note, rating_text, season_label
 

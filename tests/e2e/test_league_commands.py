@@ -15,7 +15,8 @@ from PIL import Image
 
 from bot.storage.models import MatchPlayer, MatchRecord
 from cogs.league.commands import LEAGUE_ADMIN_COMMANDS, LEAGUE_COMMANDS, NEEDS_MANAGE
-from cogs.league.items import DB_DOWN, LEAGUE_ITEMS
+from cogs.league.common import DB_DOWN
+from cogs.league.items import LEAGUE_ITEMS
 from cogs.ui.items import DYNAMIC_ITEMS
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.constants import PERM_MANAGE_GUILD

@@ -238,6 +238,10 @@ def record_match(
     conn.executemany(_UPSERT_STANDING, writes.standings)
     if writes.newcomers:
         conn.executemany(_COUNT_NEWCOMERS, writes.newcomers)
+    conn.executemany(
+        "INSERT INTO match_rounds (match_id, round, record) VALUES (?, ?, ?)",
+        [(match_id, n, text) for n, text in enumerate(record.round_records, start=1) if text],
+    )
     if table_id is not None:
         _drop_table(conn, table_id, table_version)
     return True
@@ -387,6 +391,18 @@ def match_by_uid(conn: sqlite3.Connection, guild_id: int, match_uid: str) -> Mat
     if row is None:
         return None
     return detail_from(row[1:], _seats(conn, [row[0]])[row[0]])
+
+
+def round_record(
+    conn: sqlite3.Connection, guild_id: int, number: int, round_number: int
+) -> str | None:
+    """One round's stored record, by the server's match number and the round's."""
+    row = conn.execute(
+        "SELECT r.record FROM matches m JOIN match_rounds r ON r.match_id = m.match_id "
+        "WHERE m.guild_id = ? AND m.number = ? AND r.round = ?",
+        (guild_id, number, round_number),
+    ).fetchone()
+    return None if row is None else str(row[0])
 
 
 def export_guild(conn: sqlite3.Connection, guild_id: int, now: float) -> dict[str, Any]:

@@ -240,6 +240,12 @@ class SQLiteStorage(Storage):
         work = partial(league.match_by_uid, guild_id=guild_id, match_uid=match_uid)
         return await self._run(work, "read the match", write=False, transaction=True)
 
+    async def round_record(self, guild_id: int, number: int, round_number: int) -> str | None:
+        work = partial(
+            league.round_record, guild_id=guild_id, number=number, round_number=round_number
+        )
+        return await self._run(work, "read the round", write=False)
+
     async def export_guild(self, guild_id: int) -> dict[str, Any]:
         work = partial(league.export_guild, guild_id=guild_id, now=self._clock())
         return await self._run(work, "export the server's data", write=False, transaction=True)

@@ -1,0 +1,142 @@
+"""Recorded rounds from /uno history through the fake Discord: a round exported as a file that
+the engine's scenario command replays, names only of members still in the server."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.engine.playout import play_match
+from bot.engine.record import RoundRecord
+from bot.engine.rules import RuleSet
+from bot.engine.scenario import run_scenario
+from bot.storage.models import MatchPlayer, MatchRecord
+from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeUser
+from tests.e2e.uno_helpers import Harness, start_bot
+
+
+@pytest.fixture
+async def h(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> AsyncIterator[Harness]:
+    harness = await start_bot(
+        fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel
+    )
+    try:
+        yield harness
+    finally:
+        await bot_runner.stop(harness.running)
+        await harness.storage.close()
+
+
+async def record_played(
+    h: Harness, guild: FakeGuild, seats: list[FakeUser], seed: int
+) -> list[str]:
+    """A match played by computers standing in for ``seats``, recorded with its rounds."""
+    match = play_match(RuleSet(target=200), ["normal"] * len(seats), seed)
+    totals = match.totals
+    best = max(totals)
+    players = [
+        MatchPlayer(
+            user_id=user.id,
+            name=user.username.title(),
+            seat=seat,
+            points=totals[seat],
+            place=1 if totals[seat] == best else 2,
+        )
+        for seat, user in enumerate(seats)
+    ]
+    await h.storage.record_match(
+        MatchRecord(
+            match_uid=f"m{seed}",
+            guild_id=guild.id,
+            channel_id=guild.default_channel.id,
+            edition="classic",
+            scoring="standard",
+            target=200,
+            started_at=1.7e9,
+            finished_at=1.7e9 + 600,
+            rounds=match.rounds,
+            events=[],
+            players=players,
+            winners=[p.user_id for p in players if p.place == 1],
+            round_records=list(match.records),
+        )
+    )
+    return list(match.records)
+
+
+async def test_a_round_is_exported_as_a_scenario_file_that_replays(
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    channel = fake_guild.default_channel
+    ann = await fake_discord.create_member(fake_guild, "ann")
+    cal = await fake_discord.create_member(fake_guild, "cal")
+    texts = await record_played(h, fake_guild, [ann, cal], 3)
+    del fake_guild.members[cal.id]  # Cal has left the server since
+    msg = (await (await fake_discord.slash(ann, channel, "uno history")).response()).message
+    assert msg is not None
+    pick = await fake_discord.select(ann, msg, msg.select(prefix="unohist:").custom_id, ["1"])
+    detail = (await pick.response()).message
+    assert detail is not None and detail.is_ephemeral
+    rounds = detail.select(prefix="unorec:")
+    assert rounds.values == [str(n) for n in range(1, len(texts) + 1)]
+    chosen = await fake_discord.select(ann, detail, rounds.custom_id, [str(len(texts))])
+    sent = await chosen.followup(0)
+    assert sent.is_ephemeral and sent.visible_to(ann)
+    assert "python -m bot.engine scenario FILE" in sent.text
+    data = json.loads(sent.attachment(f"uno-match-1-round-{len(texts)}.json").data)
+    assert data["record"]["names"] == ["Ann", "Former player"]
+    assert data["record"]["match"] == 1 and data["record"]["round"] == len(texts)
+    record = RoundRecord.from_text(texts[-1])
+    assert RoundRecord.from_scenario(data) == record
+    replayed = run_scenario(data)
+    assert replayed["error"] is None and replayed["state"]["awaiting"] == "round_over"
+    assert data["record"]["points"] == list(record.points or ())
+    # The one call Discord refused: asking after the member who left.
+    assert [str(e) for e in fake_discord.errors] == [
+        f"GET /api/v10/guilds/{fake_guild.id}/members/{cal.id} -> 404 10007 Unknown Member"
+    ]
+    bot_runner.assert_no_errors()
+
+
+async def test_a_round_that_was_not_recorded_gets_a_polite_answer(
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    channel = fake_guild.default_channel
+    ann = await fake_discord.create_member(fake_guild, "ann")
+    cal = await fake_discord.create_member(fake_guild, "cal")
+    await h.storage.record_match(
+        MatchRecord(
+            match_uid="old",
+            guild_id=fake_guild.id,
+            channel_id=channel.id,
+            edition="classic",
+            scoring="standard",
+            target=None,
+            started_at=1.7e9,
+            finished_at=1.7e9 + 60,
+            rounds=[[10, 0]],
+            events=[],
+            players=[
+                MatchPlayer(user_id=ann.id, name="Ann", seat=0, points=10, place=1),
+                MatchPlayer(user_id=cal.id, name="Cal", seat=1, points=0, place=2),
+            ],
+            winners=[ann.id],
+        )
+    )
+    msg = (await (await fake_discord.slash(ann, channel, "uno history")).response()).message
+    assert msg is not None
+    pick = await fake_discord.select(ann, msg, msg.select(prefix="unohist:").custom_id, ["1"])
+    detail = (await pick.response()).message
+    assert detail is not None
+    chosen = await fake_discord.select(
+        ann, detail, detail.select(prefix="unorec:").custom_id, ["1"]
+    )
+    answer = (await chosen.response()).message
+    assert answer is not None and "was not recorded" in answer.text
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
