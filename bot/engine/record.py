@@ -53,6 +53,15 @@ def commitment(seed: int, deck: list[int] | tuple[int, ...]) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()[:COMMITMENT_CHARS]
 
 
+def revealed(text: str) -> tuple[str, int] | None:
+    """A stored record's commitment and the seed it reveals (None for a damaged record)."""
+    try:
+        record = RoundRecord.from_text(text)
+    except RecordError:
+        return None
+    return record.commitment, record.seed
+
+
 def round_points(game: Game, scoring: Scoring, forfeit: bool = False) -> list[int]:
     """What a finished round adds to each seat's match total under the match's scoring."""
     if forfeit or game.players <= 1:

@@ -8,10 +8,12 @@ together, so a message built from it never contradicts itself. Nothing here refe
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.engine import Game, HandView, Phase, PublicView, RuleSet, ScoreView, hand_view, public_view
 from bot.engine.cards import CARD_INDEX, WILD_DRAW4, Edition
 from bot.engine.penalties import answer_kind
+from bot.engine.record import revealed
 
 from .names import safe_name
 from .notes import Note
@@ -62,6 +64,10 @@ class TableSnapshot:
     old_messages: tuple[int, ...] = ()
     ping_message_id: int | None = None
     rematch_of: str | None = None  # the finished table this lobby is the rematch of
+    # The shuffle made checkable: while a round is played, the SHA-256 commitment of its seed
+    # and deck; once it is over, that commitment with the seed it revealed.
+    commitment: str | None = None
+    revealed_seed: int | None = None
 
     @property
     def game_channel_id(self) -> int:
@@ -189,7 +195,21 @@ def snapshot_of(table: Table) -> TableSnapshot:
         old_messages=tuple(table.old_messages),
         ping_message_id=table.ping_message_id,
         rematch_of=table.rematch_of,
+        **shuffle_proof(table, over),
     )
+
+
+def shuffle_proof(table: Table, over: bool) -> dict[str, Any]:
+    """The commitment shown at the deal, and after the round the seed that opens it."""
+    match = table.match
+    if match is None:
+        return {}
+    if not over:
+        return {"commitment": match.commitment}
+    opened = revealed(match.records[-1]) if match.records and match.records[-1] else None
+    if opened is None:
+        return {}
+    return {"commitment": opened[0], "revealed_seed": opened[1]}
 
 
 def hand_of(table: Table, seat: int) -> HandSnapshot | None:

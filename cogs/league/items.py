@@ -30,6 +30,7 @@ from .presenters import (
     season_label,
     sort_name,
 )
+from .replay import REPLAY_ITEMS, ReplayRoundSelect
 from .rounds import RoundExportSelect
 
 if TYPE_CHECKING:
@@ -290,7 +291,10 @@ async def on_history_pick(
     text = match_text(detail, tongue)
     layout.add_item(ui.Container[Any](ui.TextDisplay(text), accent_colour=ACCENT))
     if detail.rounds:
-        export = RoundExportSelect(select.guild_id, detail.number, len(detail.rounds), tongue)
+        rounds = len(detail.rounds)
+        replay = ReplayRoundSelect(select.guild_id, detail.number, rounds, tongue)
+        export = RoundExportSelect(select.guild_id, detail.number, rounds, tongue)
+        layout.add_item(ui.ActionRow[Any](replay))
         layout.add_item(ui.ActionRow[Any](export))
     await interaction.response.send_message(view=layout, ephemeral=True, allowed_mentions=NO_PINGS)
     let_go(layout)
@@ -378,4 +382,5 @@ LEAGUE_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     HistorySelect,
     ForgetButton,
     RoundExportSelect,
+    *REPLAY_ITEMS,
 )

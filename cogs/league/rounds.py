@@ -10,6 +10,8 @@ import io
 import json
 import logging
 import re
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Self, cast
 
 import discord
@@ -30,16 +32,60 @@ log = logging.getLogger(__name__)
 
 ROUND_EXPORT_TEMPLATE = r"unorec:(?P<guild>[0-9]{1,20}):(?P<number>[0-9]{1,19})"
 MAX_ROUND_OPTIONS = 25  # Discord's limit for a select's options
+MEMBERSHIP_TTL = 600.0  # a member who left shows as "Former player" within ten minutes
+MEMBERSHIP_KEPT = 4096
 FORMER_PLAYER = N_("Former player")
 NOT_RECORDED = N_("That round was not recorded (it was played before rounds were kept).")
 DAMAGED = N_("That round's record cannot be read; nothing was sent.")
 
 
+class Membership:
+    """Who is still in a server, as Discord last said (the bot keeps no member list): asked
+    once per member and kept ``ttl`` seconds, so stepping through a replay asks nothing."""
+
+    def __init__(
+        self, ttl: float = MEMBERSHIP_TTL, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.ttl = ttl
+        self.clock = clock
+        self._known: dict[tuple[int, int], tuple[bool, float]] = {}
+
+    async def is_member(self, guild: discord.Guild, user_id: int) -> bool:
+        """True while ``user_id`` is a member of ``guild``; False when gone or unknown."""
+        now = self.clock()
+        key = (guild.id, user_id)
+        known = self._known.get(key)
+        if known is not None and now - known[1] < self.ttl:
+            return known[0]
+        if guild.get_member(user_id) is not None:
+            present = True
+        else:
+            try:
+                await guild.fetch_member(user_id)
+            except discord.NotFound:
+                present = False
+            except discord.HTTPException:
+                log.warning("could not check member %s; name withheld", user_id)
+                return False
+            else:
+                present = True
+        if len(self._known) >= MEMBERSHIP_KEPT:
+            self._known.clear()  # a rare sweep: what it forgets is asked again
+        self._known[key] = (present, now)
+        return present
+
+
+MEMBERS = Membership()
+
+
 async def present_names(
-    guild: discord.Guild | None, players: list[PlayerResult], tongue: Lang = ENGLISH_LANG
+    guild: discord.Guild | None,
+    players: list[PlayerResult],
+    tongue: Lang = ENGLISH_LANG,
+    members: Membership = MEMBERS,
 ) -> list[str]:
     """Each seat's name as it may be shown: a computer's, a member's still in the server, or
-    "Former player" (asked of Discord, since the bot does not keep the member list)."""
+    "Former player"."""
     former = tongue.gettext(FORMER_PLAYER)
     names: list[str] = []
     for player in sorted(players, key=lambda p: p.seat):
@@ -47,18 +93,10 @@ async def present_names(
             names.append(player.name)
         elif player.user_id == FORMER_PLAYER_ID or guild is None:
             names.append(former)
-        elif guild.get_member(player.user_id) is not None:
+        elif await members.is_member(guild, player.user_id):
             names.append(player.name)
         else:
-            try:
-                await guild.fetch_member(player.user_id)
-            except discord.NotFound:
-                names.append(former)
-            except discord.HTTPException:
-                log.warning("could not check member %s; name withheld", player.user_id)
-                names.append(former)
-            else:
-                names.append(player.name)
+            names.append(former)
     return names
 
 

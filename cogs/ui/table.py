@@ -173,6 +173,19 @@ def scores_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     return alt_text(text.format(count=rounds, totals=totals))
 
 
+def shuffle_line(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
+    """The deal's commitment, and once the round is over the seed that opens it
+    (docs/fairness.md)."""
+    if table.revealed_seed is None:
+        return tongue.gettext("🔒 Shuffle commitment: `{commitment}`").format(
+            commitment=table.commitment
+        )
+    return tongue.gettext(
+        "🔓 This round's shuffle: commitment `{commitment}`, seed `{seed}`; check it in the "
+        "round's file from /uno history."
+    ).format(commitment=table.commitment, seed=table.revealed_seed)
+
+
 def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
     """The public table: never any player's cards, only counts and the discard pile."""
     tongue = lang(table.locale)
@@ -200,6 +213,8 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
         seats_text(table, tongue),
         f"-# {rules_line(public.house, tongue)}",
     ]
+    if table.commitment is not None:
+        lines.append("-# " + shuffle_line(table, tongue))
     if table.status is Status.PLAYING and (hint := jump_in_hint(table, tongue)) is not None:
         lines.append(hint)
     container.add_item(ui.TextDisplay("\n".join(lines)))

@@ -6,15 +6,19 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.engine.playout import play_match
 from bot.engine.record import RoundRecord
+from bot.engine.review import review
 from bot.engine.rules import RuleSet
 from bot.engine.scenario import run_scenario
 from bot.storage.models import MatchPlayer, MatchRecord
-from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeUser
+from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
+from fake_discord.clock import ManualClock
+from fake_discord.components import C_MEDIA_GALLERY
 from tests.e2e.uno_helpers import Harness, start_bot
 
 
@@ -140,3 +144,81 @@ async def test_a_round_that_was_not_recorded_gets_a_polite_answer(
     assert answer is not None and "was not recorded" in answer.text
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
+
+
+async def open_stepper(
+    fake_discord: FakeDiscord, user: FakeUser, channel: Any, round_number: int
+) -> FakeMessage:
+    """/uno history → the first match → replay ``round_number``: the stepper message."""
+    msg = (await (await fake_discord.slash(user, channel, "uno history")).response()).message
+    assert msg is not None
+    pick = await fake_discord.select(user, msg, msg.select(prefix="unohist:").custom_id, ["1"])
+    detail = (await pick.response()).message
+    assert detail is not None
+    rounds = detail.select(prefix="unorpl:")
+    chosen = await fake_discord.select(user, detail, rounds.custom_id, [str(round_number)])
+    return await chosen.followup(0)
+
+
+async def step(fake_discord: FakeDiscord, user: FakeUser, stepper: FakeMessage, emoji: str) -> str:
+    """Press one of the stepper's buttons; the message's text once redrawn."""
+    [button] = [b for b in stepper.buttons if (b.emoji or {}).get("name") == emoji]
+    edits = stepper.edit_count
+    await (await fake_discord.click(user, stepper, button)).response()
+    await fake_discord.wait_for(lambda: stepper.edit_count > edits)
+    return stepper.text
+
+
+async def test_the_replay_steps_through_a_round_with_every_hand_shown(
+    fake_discord: FakeDiscord,
+    fake_guild: FakeGuild,
+    bot_runner: BotRunner,
+    tmp_path: Path,
+    fake_clock: ManualClock,
+) -> None:
+    channel = fake_guild.default_channel
+    db = tmp_path / "uno.db"
+    first = await start_bot(fake_discord, bot_runner, db, channel)
+    ann = await fake_discord.create_member(fake_guild, "ann")
+    cal = await fake_discord.create_member(fake_guild, "cal")
+    texts = await record_played(first, fake_guild, [ann, cal], 3)
+    record = RoundRecord.from_text(texts[0])
+    total = len(record.actions)
+    reviewed = review(record)
+
+    stepper = await open_stepper(fake_discord, ann, channel, 1)
+    assert stepper.is_ephemeral and stepper.visible_to(ann) and not stepper.visible_to(cal)
+    assert f"The deal · {total} moves" in stepper.text
+    assert stepper.attachment("replay.png").data.startswith(b"\x89PNG")
+    [gallery_alt] = [
+        item.get("description", "")
+        for comp in stepper.walk()
+        if comp["type"] == C_MEDIA_GALLERY
+        for item in comp.get("items", [])
+    ]
+    # Every hand is in the description: the round is over, nothing is secret any more.
+    for seat, hand in enumerate(reviewed.game_at(0).hands):
+        assert f"{['Ann', 'Cal'][seat]}: " in gallery_alt and len(hand) == 7
+
+    assert f"Move 1 of {total}" in await step(fake_discord, ann, stepper, "▶")
+    assert f"Move 2 of {total}" in await step(fake_discord, ann, stepper, "▶")
+    last = await step(fake_discord, ann, stepper, "⏭")
+    assert f"Move {total} of {total}" in last and "went out" in last
+
+    moments = stepper.select(prefix="unorpk:")
+    wanted = reviewed.moments()[0].number
+    edits = stepper.edit_count
+    await (await fake_discord.select(ann, stepper, moments.custom_id, [str(wanted)])).response()
+    await fake_discord.wait_for(lambda: stepper.edit_count > edits)
+    assert f"Move {wanted} of {total}" in stepper.text
+
+    # Long after the interaction that opened it, and after a restart, it still steps.
+    fake_clock.advance(20 * 60)
+    assert f"Move {wanted - 1} of {total}" in await step(fake_discord, ann, stepper, "◀")
+    await bot_runner.kill(first.running)
+    second = await start_bot(fake_discord, bot_runner, db, channel)
+    assert f"The deal · {total} moves" in await step(fake_discord, ann, stepper, "⏮")
+    assert second.bot.is_ready()
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+    await bot_runner.stop(second.running)
