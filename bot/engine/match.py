@@ -12,7 +12,7 @@ from .cards import CARD_RANK, CODES, IS_NUMBER, Edition, edition_deck, shuffle
 from .game import Event, Game
 from .record import RoundLog, round_points
 from .rules import RuleSet, Scoring
-from .saving import rng_from_json, rng_to_json
+from .state import rng_from_json, rng_to_json
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,6 @@ from . import ai
 from .action import Action
 from .match import Match
 from .rules import RuleSet
-from .stalemate import end_stalled, stalled
 
 ROUND_ACTIONS_CAP = 5_000  # a round still going after this many actions is abandoned
 
@@ -82,6 +81,4 @@ def _step(
 
 def _settle(match: Match) -> None:
     """What the table does after each change: end a round nobody can finish."""
-    game = match.game
-    if not game.over and stalled(game):
-        end_stalled(game)
+    match.game.end_if_stalled()

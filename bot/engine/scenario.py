@@ -14,7 +14,6 @@ from .cards import CARD_INDEX, CODES, COLOR_INDEX, COLORS, Edition, edition_deck
 from .errors import RuleError
 from .game import MAX_PLAYERS, MIN_PLAYERS, Action, Game
 from .house import HouseRules
-from .stalemate import end_stalled, stalled
 
 DOS = (
     "play",
@@ -179,8 +178,7 @@ def apply_one(game: Game, action: Action) -> None:
         game.leave(action.seat)
     else:
         game.apply(action)
-    if not game.over and stalled(game):
-        end_stalled(game)
+    game.end_if_stalled()
 
 
 def state_of(game: Game) -> dict[str, Any]:
