@@ -24,10 +24,12 @@ def play_match(
     forget_uno: float = 0.1,
     leave: float = 0.002,
     max_rounds: int = 20,
+    hard_rollouts: int = 40,
 ) -> Match:
     """A match between computer players at ``levels``, seeded; returns it finished (or after
     ``max_rounds``). ``forget_uno``: how often a play leaving one card forgets the UNO call;
-    ``leave``: the chance per action that a seat leaves (never below two players)."""
+    ``leave``: the chance per action that a seat leaves (never below two players);
+    ``hard_rollouts``: the hard players' search, in rollouts per decision."""
     rng = random.Random(seed)
     match = Match(rules, len(levels), random.Random(rng.getrandbits(64)))
     while True:
@@ -35,7 +37,7 @@ def play_match(
         for _ in range(ROUND_ACTIONS_CAP):
             if game.over:
                 break
-            _step(match, levels, rng, forget_uno, leave)
+            _step(match, levels, rng, forget_uno, leave, hard_rollouts)
         if not game.over:
             return match  # a round nobody ends (should not happen): give up on the match
         if not match.round_scored:
@@ -46,7 +48,12 @@ def play_match(
 
 
 def _step(
-    match: Match, levels: Sequence[str], rng: random.Random, forget_uno: float, leave: float
+    match: Match,
+    levels: Sequence[str],
+    rng: random.Random,
+    forget_uno: float,
+    leave: float,
+    hard_rollouts: int,
 ) -> None:
     """One thing happening at the table: a seat leaving, an out-of-turn call, or a move."""
     game = match.game
@@ -72,7 +79,7 @@ def _step(
                     _settle(match)
                     return
     seat = game.current
-    action = ai.decide(game, seat, levels[seat], rng, max_rollouts=40)
+    action = ai.decide(game, seat, levels[seat], rng, max_rollouts=hard_rollouts)
     if action.uno and rng.random() < forget_uno:
         action = Action(action.seat, action.do, action.card, action.color, False, action.target)
     match.apply(action)

@@ -6,13 +6,16 @@ through ``_kind`` and ``_get``, so a change of the events' form touches one plac
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from . import ai
 from .action import Action
 from .game import Event, Game
-from .record import RoundRecord, apply_recorded
+from .record import RecordError, RoundRecord, apply_recorded
 
 # What makes a move worth jumping to, in the order the replay's list names them.
 MOMENT_KINDS = (
@@ -27,6 +30,7 @@ MOMENT_KINDS = (
     "went_out",
 )
 BIG_DRAW = 4  # a draw of this many cards or more is a key moment
+HARD_ROLLOUTS = 24  # the hard player's search when judging a decision (a few ms each)
 
 
 def _kind(event: Event | Mapping[str, Any]) -> str:
@@ -116,3 +120,120 @@ def _moments(move: Move) -> list[Moment]:
         elif kind in ("round_over", "stalled", "forfeit"):
             out.append(Moment(move.number, "went_out", int(_get(event, "winner", seat))))
     return out
+
+
+# ----- awards: the round's moments the scoreboard names -----
+
+AWARD_KINDS = ("biggest_penalty", "longest_draw", "challenge_won", "comeback", "catches")
+PENALTY_REASONS = frozenset({"draw2", "draw4", "challenge", "bounce"})
+LONG_DRAW = 3  # drawing this many cards on one turn is worth naming
+COMEBACK_MARGIN = 4  # going out after holding this many cards more than the deal gave
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """A moment of the round worth naming on the scoreboard: what, who and how many."""
+
+    kind: str  # one of AWARD_KINDS
+    seat: int
+    count: int
+
+
+def awards(reviewed: ReviewedRound) -> tuple[Award, ...]:
+    """The round's awards, in AWARD_KINDS order; a kind nobody earned is left out."""
+    penalty: Award | None = None
+    draw: Award | None = None
+    challenges: dict[int, int] = {}
+    catches: dict[int, int] = {}
+    for move in reviewed.moves:
+        for event in move.events:
+            kind = _kind(event)
+            if kind == "draw":
+                count = int(_get(event, "count", 0))
+                seat = int(_get(event, "seat", move.action.seat))
+                reason = _get(event, "reason")
+                if reason in PENALTY_REASONS and (penalty is None or count > penalty.count):
+                    penalty = Award("biggest_penalty", seat, count)
+                elif reason in ("draw", "until_playable") and count >= max(
+                    LONG_DRAW, draw.count + 1 if draw else 0
+                ):
+                    draw = Award("longest_draw", seat, count)
+            elif kind == "challenge" and _get(event, "legal") is False:
+                seat = int(_get(event, "seat", move.action.seat))
+                challenges[seat] = challenges.get(seat, 0) + 1
+            elif kind == "catch":
+                seat = int(_get(event, "seat", move.action.seat))
+                catches[seat] = catches.get(seat, 0) + 1
+    found = [a for a in (penalty, draw) if a is not None]
+    found += [Award("challenge_won", s, n) for s, n in sorted(challenges.items())]
+    winner = reviewed.final.winner
+    if winner >= 0 and reviewed.moves:
+        most = max(move.hand_sizes[winner] for move in reviewed.moves)
+        if most >= reviewed.record.house.hand_size + COMEBACK_MARGIN:
+            found.append(Award("comeback", winner, most))
+    found += [Award("catches", s, n) for s, n in sorted(catches.items())]
+    return tuple(sorted(found, key=lambda a: AWARD_KINDS.index(a.kind)))
+
+
+# ----- agreement with the hard computer player -----
+
+DECISIONS = frozenset({"play", "draw", "pass", "accept", "challenge", "choose_color"})
+
+
+@dataclass(frozen=True, slots=True)
+class Agreement:
+    """How often a seat did what the hard computer player would have done in its place."""
+
+    seat: int
+    decisions: int
+    agreed: int
+
+    @property
+    def share(self) -> float:
+        """Agreed decisions over all decisions (0 with none)."""
+        return self.agreed / self.decisions if self.decisions else 0.0
+
+
+def same_choice(ours: Action, theirs: Action) -> bool:
+    """Two turn decisions agree on what was done and with which card (and color, for the
+    color of a card turned up first); a wild card's color is a matter of taste."""
+    if ours.do != theirs.do or ours.card != theirs.card:
+        return False
+    return ours.do != "choose_color" or ours.color == theirs.color
+
+
+def agreement(
+    record: RoundRecord, seats: Collection[int], *, rollouts: int = HARD_ROLLOUTS
+) -> dict[int, Agreement]:
+    """Per seat in ``seats``: its turn decisions, and how many the hard computer player, put in
+    its place at that moment, would have made too. The hard player searches a fixed number of
+    rollouts with a generator seeded by the round and the move, so the answer never changes."""
+    asked = {seat: [0, 0] for seat in seats}
+    game = record.new_game()
+    for number, action in enumerate(record.actions, start=1):
+        seat = action.seat
+        tally = asked.get(seat)
+        if tally is not None and action.do in DECISIONS and game.current == seat and not game.over:
+            rng = random.Random(record.seed ^ number)
+            hard = ai.decide(
+                game, seat, "hard", rng, clock=_still, budget_s=1.0, max_rollouts=rollouts
+            )
+            tally[0] += 1
+            tally[1] += same_choice(action, hard)
+        apply_recorded(game, action)
+    return {seat: Agreement(seat, made, agreed) for seat, (made, agreed) in asked.items()}
+
+
+def _still() -> float:
+    """A clock that never moves: the hard player's search ends on its rollout count alone."""
+    return 0.0
+
+
+@lru_cache(maxsize=64)
+def round_awards(text: str) -> tuple[Award, ...]:
+    """The awards of a stored round record (cached: a round-over table asks at every change);
+    none for a record that cannot be read."""
+    try:
+        return awards(review(RoundRecord.from_text(text)))
+    except RecordError:
+        return ()

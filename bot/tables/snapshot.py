@@ -14,6 +14,7 @@ from bot.engine import Game, HandView, Phase, PublicView, RuleSet, ScoreView, ha
 from bot.engine.cards import CARD_INDEX, WILD_DRAW4, Edition
 from bot.engine.penalties import answer_kind
 from bot.engine.record import revealed
+from bot.engine.review import Award, round_awards
 
 from .names import safe_name
 from .notes import Note
@@ -68,6 +69,7 @@ class TableSnapshot:
     # and deck; once it is over, that commitment with the seed it revealed.
     commitment: str | None = None
     revealed_seed: int | None = None
+    awards: tuple[Award, ...] = ()  # the finished round's moments worth naming
 
     @property
     def game_channel_id(self) -> int:
@@ -200,16 +202,18 @@ def snapshot_of(table: Table) -> TableSnapshot:
 
 
 def shuffle_proof(table: Table, over: bool) -> dict[str, Any]:
-    """The commitment shown at the deal, and after the round the seed that opens it."""
+    """The commitment shown at the deal; after the round the seed that opens it, and the
+    round's awards."""
     match = table.match
     if match is None:
         return {}
     if not over:
         return {"commitment": match.commitment}
-    opened = revealed(match.records[-1]) if match.records and match.records[-1] else None
+    last = match.records[-1] if match.records else ""
+    opened = revealed(last) if last else None
     if opened is None:
         return {}
-    return {"commitment": opened[0], "revealed_seed": opened[1]}
+    return {"commitment": opened[0], "revealed_seed": opened[1], "awards": round_awards(last)}
 
 
 def hand_of(table: Table, seat: int) -> HandSnapshot | None:

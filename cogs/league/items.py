@@ -31,6 +31,7 @@ from .presenters import (
     sort_name,
 )
 from .replay import REPLAY_ITEMS, ReplayRoundSelect
+from .review import AgreementButton
 from .rounds import RoundExportSelect
 
 if TYPE_CHECKING:
@@ -296,6 +297,7 @@ async def on_history_pick(
         export = RoundExportSelect(select.guild_id, detail.number, rounds, tongue)
         layout.add_item(ui.ActionRow[Any](replay))
         layout.add_item(ui.ActionRow[Any](export))
+        layout.add_item(ui.ActionRow[Any](AgreementButton(select.guild_id, detail.number, tongue)))
     await interaction.response.send_message(view=layout, ephemeral=True, allowed_mentions=NO_PINGS)
     let_go(layout)
 
@@ -383,4 +385,5 @@ LEAGUE_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     ForgetButton,
     RoundExportSelect,
     *REPLAY_ITEMS,
+    AgreementButton,
 )

@@ -10,6 +10,7 @@ import discord
 from discord import ui
 
 from bot.engine import Action, SeatView
+from bot.engine.review import Award
 from bot.i18n import ENGLISH_LANG, Lang, lang
 from bot.i18n.game_words import card_name, color_name
 from bot.tables.commands import ANY_SEAT, NextRound, ShowHand
@@ -297,4 +298,42 @@ def scores_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
         for s in order
     ]
     title = _("Scores")
-    return f"**{title}** · {match_goal(table.rules, tongue)}\n" + "\n".join(lines)
+    text = f"**{title}** · {match_goal(table.rules, tongue)}\n" + "\n".join(lines)
+    named = [award_line(a, table.seats[a.seat].name, tongue) for a in table.awards]
+    return text + "".join(f"\n🏅 {line}" for line in named)
+
+
+def award_line(award: Award, name: str, tongue: Lang = ENGLISH_LANG) -> str:
+    """One of the round's awards in a sentence (the name made safe here)."""
+    who, n = safe_name(name), award.count
+    if award.kind == "biggest_penalty":
+        text = tongue.ngettext(
+            "Biggest penalty: {name} took {count} card",
+            "Biggest penalty: {name} took {count} cards",
+            n,
+        )
+    elif award.kind == "longest_draw":
+        text = tongue.ngettext(
+            "Longest draw: {name} drew {count} card in one go",
+            "Longest draw: {name} drew {count} cards in one go",
+            n,
+        )
+    elif award.kind == "challenge_won":
+        text = tongue.ngettext(
+            "Challenge won: {name} caught an illegal Wild Draw Four",
+            "Challenges won: {name} caught {count} illegal Wild Draw Fours",
+            n,
+        )
+    elif award.kind == "comeback":
+        text = tongue.ngettext(
+            "Comeback: {name} went out after holding {count} card",
+            "Comeback: {name} went out after holding {count} cards",
+            n,
+        )
+    else:
+        text = tongue.ngettext(
+            "Catches: {name} caught {count} missed UNO call",
+            "Catches: {name} caught {count} missed UNO calls",
+            n,
+        )
+    return text.format(name=who, count=n)

@@ -12,7 +12,7 @@ import pytest
 
 from bot.engine.playout import play_match
 from bot.engine.record import RoundRecord
-from bot.engine.review import review
+from bot.engine.review import agreement, review
 from bot.engine.rules import RuleSet
 from bot.engine.scenario import run_scenario
 from bot.storage.models import MatchPlayer, MatchRecord
@@ -222,3 +222,36 @@ async def test_the_replay_steps_through_a_round_with_every_hand_shown(
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
     await bot_runner.stop(second.running)
+
+
+async def test_a_player_sees_their_agreement_with_the_hard_computer(
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    channel = fake_guild.default_channel
+    ann = await fake_discord.create_member(fake_guild, "ann")
+    cal = await fake_discord.create_member(fake_guild, "cal")
+    eve = await fake_discord.create_member(fake_guild, "eve")
+    texts = await record_played(h, fake_guild, [ann, cal], 4)
+
+    async def details(user: FakeUser) -> FakeMessage:
+        msg = (await (await fake_discord.slash(user, channel, "uno history")).response()).message
+        assert msg is not None
+        pick = await fake_discord.select(user, msg, msg.select(prefix="unohist:").custom_id, ["1"])
+        detail = (await pick.response()).message
+        assert detail is not None
+        return detail
+
+    detail = await details(ann)
+    button = detail.button(custom_id=f"unoagree:{fake_guild.id}:1")
+    answer = await (await fake_discord.click(ann, detail, button)).followup(0)
+    assert answer.is_ephemeral and answer.visible_to(ann)
+    expected = [agreement(RoundRecord.from_text(t), [0])[0] for t in texts]
+    made = sum(a.decisions for a in expected)
+    agreed = sum(a.agreed for a in expected)
+    assert f"Whole match**: {agreed} of {made} decisions" in answer.text
+    assert answer.text.count("Round ") == len(texts)
+    other = await details(eve)
+    refused = await (await fake_discord.click(eve, other, button)).response()
+    assert refused.message is not None and "did not play in this match" in refused.message.text
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
