@@ -37,7 +37,8 @@ from bot.tables.commands import (
 )
 from bot.tables.locks import KeyedLocks
 from bot.tables.manager import TableManager
-from bot.tables.notes import Note, StaleClick, TableError, note
+from bot.tables.notes import Note, note
+from bot.tables.refusals import StaleClick, TableError
 from bot.tables.snapshot import HandSnapshot, Outcome, TableSnapshot
 from bot.tables.table import Status
 
@@ -124,7 +125,7 @@ class GameClicks:
         self._tasks: set[asyncio.Task[None]] = set()
         self._lobbies: dict[str, TableSnapshot] = {}  # lobby messages waiting to be redrawn
         self.open_hands = OpenHands(self)
-        self.rematches = Rematches(self)
+        self.rematches = Rematches(bot, self.manager)
         self.latest = LatestHands()
         self.manager.subscribe(self.board.on_change)
         self.manager.subscribe(self.on_change)
@@ -351,7 +352,9 @@ class GameClicks:
         except TableError as exc:
             await say(interaction, refusal(interaction, exc))
             return
-        modal = HouseRuleModal(self, table_id, outcome.table.house_rule, user_lang(interaction))
+        modal = HouseRuleModal(
+            self.manager, table_id, outcome.table.house_rule, user_lang(interaction)
+        )
         await interaction.response.send_modal(modal)
 
     async def _open_house_rules(self, interaction: Itx, table_id: str) -> None:

@@ -18,7 +18,8 @@ from bot.engine.rules import DEFAULT_TARGET
 from bot.storage import GuildSettings, StorageError
 from bot.tables.commands import EndGame, Kick, Leave, Look
 from bot.tables.names import safe_name
-from bot.tables.notes import TableError, note
+from bot.tables.notes import note
+from bot.tables.refusals import TableError
 from bot.tables.table import Status
 
 from .about import about_text, project_url

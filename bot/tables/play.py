@@ -17,7 +17,8 @@ from bot.engine.game import Phase
 from .change import Change
 from .commands import Actor
 from .names import safe_name
-from .notes import StaleClick, TableError, note
+from .notes import note
+from .refusals import StaleClick, TableError
 from .snapshot import Reveal
 from .table import Move, Status, Table
 from .tablelog import LogEntry, entries

@@ -12,6 +12,7 @@ from bot.client import UnoBot
 from bot.config import Secret, Settings
 from bot.storage import Storage
 from bot.tables.scheduler import ManualScheduler
+from cogs.errors import UnoTree
 from cogs.ui.board import TableBoard
 from fake_discord import BotRunner, FakeChannel, FakeDiscord, FakeMessage, FakeUser, RunningBot
 from fake_discord.commands import CommandRegistry
@@ -60,6 +61,7 @@ async def start_bot(
     scheduler = scheduler or ManualScheduler()
     bot = UnoBot(
         Settings(token=Secret(fake.token), database_path=db_path),
+        tree=UnoTree,
         storage=storage,
         scheduler=scheduler,
         rng=random.Random(seed),

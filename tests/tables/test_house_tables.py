@@ -30,7 +30,7 @@ from bot.tables.commands import (
 from bot.tables.house_words import explain, rules_line
 from bot.tables.manager import TableManager
 from bot.tables.narrate import narrate
-from bot.tables.notes import StaleClick, TableError
+from bot.tables.refusals import StaleClick, TableError
 from bot.tables.scheduler import ManualScheduler
 from bot.tables.snapshot import hand_of
 from bot.tables.table import Status, Table
