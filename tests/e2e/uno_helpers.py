@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from bot.client import UnoBot
 from bot.config import Secret, Settings
@@ -72,6 +74,12 @@ async def start_bot(
     )
     running = await runner.start(bot)
     return Harness(fake, runner, bot, running, scheduler, storage, channel)
+
+
+def live_clicks() -> ModuleType:
+    """The cogs.uno.clicks module the bot runs (or will load): discord.py drops an extension's
+    modules when a bot closes, so one imported by a test module may no longer be the live one."""
+    return importlib.import_module("cogs.uno.clicks")
 
 
 def board(bot: UnoBot) -> TableBoard:

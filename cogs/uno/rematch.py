@@ -20,11 +20,10 @@ from bot.tables.notes import note
 from bot.tables.refusals import TableError
 from bot.tables.snapshot import SeatInfo, TableSnapshot
 from bot.tables.table import Seat, Status
-
-from .lang import server_locale, user_lang
-from .replies import NO_PINGS, say
-from .ui.ids import table_key
-from .ui.lobby import lobby_view
+from cogs.lang import server_locale, user_lang
+from cogs.replies import NO_PINGS, say
+from cogs.ui.ids import table_key
+from cogs.ui.lobby import lobby_view
 
 if TYPE_CHECKING:
     from bot.client import UnoBot

@@ -41,17 +41,12 @@ from bot.tables.notes import Note, note
 from bot.tables.refusals import StaleClick, TableError
 from bot.tables.snapshot import HandSnapshot, Outcome, TableSnapshot
 from bot.tables.table import Status
-
-from .house_rule import HouseRuleModal
-from .lang import user_lang
-from .latest_hands import LatestHands
-from .open_hands import Editor, OpenHands
-from .rematch import Rematches, threads_allowed_in
-from .replies import NO_PINGS, let_go, say
-from .ui.board import TableBoard
-from .ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
-from .ui.house import house_panel
-from .ui.ids import (
+from cogs.lang import user_lang
+from cogs.replies import NO_PINGS, let_go, say
+from cogs.ui.board import TableBoard
+from cogs.ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
+from cogs.ui.house import house_panel
+from cogs.ui.ids import (
     Broken,
     Click,
     OpenHouseRule,
@@ -61,8 +56,13 @@ from .ui.ids import (
     Rematch,
     TurnPage,
 )
-from .ui.lobby import lobby_view
-from .ui.pacer import ChannelPacer
+from cogs.ui.lobby import lobby_view
+from cogs.ui.pacer import ChannelPacer
+
+from .house_rule import HouseRuleModal
+from .latest_hands import LatestHands
+from .open_hands import Editor, OpenHands
+from .rematch import Rematches, threads_allowed_in
 
 if TYPE_CHECKING:
     from bot.client import UnoBot

@@ -13,10 +13,9 @@ from bot.i18n import ENGLISH_LANG, Lang
 from bot.tables.commands import Actor, SetHouseRule
 from bot.tables.manager import TableManager
 from bot.tables.refusals import TableError
-
-from .lang import user_lang
-from .replies import NO_PINGS, reply_privately, say, sorry
-from .ui.lobby import lobby_view
+from cogs.lang import user_lang
+from cogs.replies import NO_PINGS, reply_privately, say, sorry
+from cogs.ui.lobby import lobby_view
 
 log = logging.getLogger(__name__)
 
