@@ -16,6 +16,7 @@ from . import ai
 from .action import Action
 from .game import Event, Game
 from .record import RecordError, RoundRecord, apply_recorded
+from .snapshot import PublicView, public_view
 
 # What makes a move worth jumping to, in the order the replay's list names them.
 MOMENT_KINDS = (
@@ -237,3 +238,16 @@ def round_awards(text: str) -> tuple[Award, ...]:
         return awards(review(RoundRecord.from_text(text)))
     except RecordError:
         return ()
+
+
+def play_views(record: RoundRecord, names: list[str], round_number: int = 1) -> list[PublicView]:
+    """The table as everyone saw it at the deal and after each card played (and at the end)."""
+    game = record.new_game()
+    views = [public_view(game, names, round_number=round_number)]
+    for action in record.actions:
+        start = len(game.events)
+        apply_recorded(game, action)
+        played = any(_kind(e) == "play" for e in game.events[start:])
+        if played or game.over:
+            views.append(public_view(game, names, round_number=round_number))
+    return views

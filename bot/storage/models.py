@@ -255,6 +255,19 @@ class MatchDetail:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerHistory:
+    """A member's recorded matches and rounds: what their profile is drawn from."""
+
+    guild_id: int
+    user_id: int
+    name: str
+    # Per match, oldest first: its edition, whether they won, their season rating after it
+    # (the ordinal; None when the match did not rate them).
+    results: list[tuple[Edition, bool, float | None]]
+    rounds: list[tuple[int, str]]  # (their seat, round record) of their newest rounds
+
+
+@dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A server's defaults for new tables and the league."""
 

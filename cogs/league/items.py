@@ -30,6 +30,7 @@ from .presenters import (
     season_label,
     sort_name,
 )
+from .recap import RecapSelect
 from .replay import REPLAY_ITEMS, ReplayRoundSelect
 from .review import AgreementButton
 from .rounds import RoundExportSelect
@@ -297,6 +298,8 @@ async def on_history_pick(
         export = RoundExportSelect(select.guild_id, detail.number, rounds, tongue)
         layout.add_item(ui.ActionRow[Any](replay))
         layout.add_item(ui.ActionRow[Any](export))
+        recap = RecapSelect(select.guild_id, detail.number, rounds, tongue)
+        layout.add_item(ui.ActionRow[Any](recap))
         layout.add_item(ui.ActionRow[Any](AgreementButton(select.guild_id, detail.number, tongue)))
     await interaction.response.send_message(view=layout, ephemeral=True, allowed_mentions=NO_PINGS)
     let_go(layout)
@@ -386,4 +389,5 @@ LEAGUE_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     RoundExportSelect,
     *REPLAY_ITEMS,
     AgreementButton,
+    RecapSelect,
 )

@@ -91,7 +91,7 @@ async def test_league_commands_sit_under_uno_and_items_are_apart(
     fake_discord: FakeDiscord, h: Harness
 ) -> None:
     names = {c.name for c in LEAGUE_COMMANDS}
-    assert names == {"leaderboard", "stats", "history", "forget-me"}
+    assert names == {"leaderboard", "stats", "profile", "history", "forget-me"}
     [uno] = [c for c in fake_discord.commands[None].values() if c["name"] == "uno"]
     assert names <= {option["name"] for option in uno["options"]}
     assert {"season", "export"}.isdisjoint(option["name"] for option in uno["options"])

@@ -3,16 +3,18 @@ the engine's scenario command replays, names only of members still in the server
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from bot.engine.playout import play_match
 from bot.engine.record import RoundRecord
-from bot.engine.review import agreement, review
+from bot.engine.review import agreement, play_views, review
 from bot.engine.rules import RuleSet
 from bot.engine.scenario import run_scenario
 from bot.storage.models import MatchPlayer, MatchRecord
@@ -253,5 +255,67 @@ async def test_a_player_sees_their_agreement_with_the_hard_computer(
     other = await details(eve)
     refused = await (await fake_discord.click(eve, other, button)).response()
     assert refused.message is not None and "did not play in this match" in refused.message.text
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
+async def test_a_rounds_recap_is_an_animated_picture_sent_privately(
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    channel = fake_guild.default_channel
+    ann = await fake_discord.create_member(fake_guild, "ann")
+    cal = await fake_discord.create_member(fake_guild, "cal")
+    texts = await record_played(h, fake_guild, [ann, cal], 5)
+    msg = (await (await fake_discord.slash(ann, channel, "uno history")).response()).message
+    assert msg is not None
+    pick = await fake_discord.select(ann, msg, msg.select(prefix="unohist:").custom_id, ["1"])
+    detail = (await pick.response()).message
+    assert detail is not None
+    recap = detail.select(prefix="unocap:")
+    sent = await (await fake_discord.select(ann, detail, recap.custom_id, ["1"])).followup(0)
+    assert sent.is_ephemeral and sent.visible_to(ann)
+    data = sent.attachment("recap.webp").data
+    picture = Image.open(io.BytesIO(data))
+    views = play_views(RoundRecord.from_text(texts[0]), ["Ann", "Cal"])
+    assert picture.format == "WEBP" and picture.n_frames == len(views) + 1
+    [alt] = [
+        item.get("description", "")
+        for comp in sent.walk()
+        if comp["type"] == C_MEDIA_GALLERY
+        for item in comp.get("items", [])
+    ]
+    assert alt.startswith("Animated recap of round 1:")
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
+async def test_a_profile_card_shows_a_players_record_and_a_forgotten_player_has_none(
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    channel = fake_guild.default_channel
+    ann = await fake_discord.create_member(fake_guild, "ann")
+    cal = await fake_discord.create_member(fake_guild, "cal")
+    await record_played(h, fake_guild, [ann, cal], 6)
+    itx = await fake_discord.slash(cal, channel, "uno profile", {"member": ann})
+    card = await itx.followup(0)
+    assert not card.is_ephemeral
+    assert "Ann" in card.text and "Rating" in card.text
+    png = card.attachment("profile.png").data
+    assert Image.open(io.BytesIO(png)).size == (800, 440)
+    [alt] = [
+        item.get("description", "")
+        for comp in card.walk()
+        if comp["type"] == C_MEDIA_GALLERY
+        for item in comp.get("items", [])
+    ]
+    assert alt.startswith("Profile of Ann.") and "Wins per edition" in alt
+    assert card.allowed_mentions is not None and not card.allowed_mentions.get("parse")
+    await h.storage.forget_user(fake_guild.id, ann.id)
+    itx = await fake_discord.slash(cal, channel, "uno profile", {"member": ann})
+    gone = (await itx.response()).message
+    assert gone is not None and "has not finished a league match" in gone.text
+    # Her seat's records hold seat numbers only; the export names her "Former player".
+    text = await h.storage.round_record(fake_guild.id, 1, 1)
+    assert text is not None and str(ann.id) not in text and "Ann" not in text
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()

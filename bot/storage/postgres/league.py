@@ -19,6 +19,7 @@ from ..models import (
     MatchDetail,
     MatchRecord,
     MatchSummary,
+    PlayerHistory,
     PlayerResult,
     PlayerStats,
     Season,
@@ -453,6 +454,40 @@ async def round_record(conn: Conn, guild_id: int, number: int, round_number: int
         round_number,
     )
     return None if text is None else str(text)
+
+
+async def player_history(
+    conn: Conn, guild_id: int, user_id: int, rounds: int
+) -> PlayerHistory | None:
+    """A member's results in match order and their newest round records."""
+    results = await conn.fetch(
+        "SELECT m.edition, p.winner, p.rating_after FROM match_players p "
+        "JOIN matches m ON m.match_id = p.match_id "
+        "WHERE m.guild_id = $1 AND p.user_id = $2 ORDER BY m.number",
+        guild_id,
+        user_id,
+    )
+    if not results:
+        return None
+    played = await conn.fetch(
+        "SELECT p.seat, r.record FROM match_players p "
+        "JOIN matches m ON m.match_id = p.match_id "
+        "JOIN match_rounds r ON r.match_id = p.match_id "
+        "WHERE m.guild_id = $1 AND p.user_id = $2 ORDER BY m.number DESC, r.round DESC LIMIT $3",
+        guild_id,
+        user_id,
+        rounds,
+    )
+    name = await conn.fetchval(
+        "SELECT name FROM player_names WHERE guild_id = $1 AND user_id = $2", guild_id, user_id
+    )
+    return PlayerHistory(
+        guild_id=guild_id,
+        user_id=user_id,
+        name=str(name or ""),
+        results=[(row[0], bool(row[1]), row[2]) for row in results],
+        rounds=[(int(row[0]), str(row[1])) for row in played],
+    )
 
 
 async def export_guild(conn: Conn, guild_id: int, now: float) -> dict[str, Any]:

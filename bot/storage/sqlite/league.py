@@ -22,6 +22,7 @@ from ..models import (
     MatchDetail,
     MatchRecord,
     MatchSummary,
+    PlayerHistory,
     PlayerResult,
     PlayerStats,
     Season,
@@ -430,6 +431,43 @@ async def round_record(conn: Conn, guild_id: int, number: int, round_number: int
         (guild_id, number, round_number),
     )
     return None if row is None else str(row[0])
+
+
+async def player_history(
+    conn: Conn, guild_id: int, user_id: int, rounds: int
+) -> PlayerHistory | None:
+    """A member's results in match order and their newest round records."""
+    results, played, named = await together(
+        fetch(
+            conn,
+            "SELECT m.edition, p.winner, p.rating_after FROM match_players p "
+            "JOIN matches m ON m.match_id = p.match_id "
+            "WHERE m.guild_id = ? AND p.user_id = ? ORDER BY m.number",
+            (guild_id, user_id),
+        ),
+        fetch(
+            conn,
+            "SELECT p.seat, r.record FROM match_players p "
+            "JOIN matches m ON m.match_id = p.match_id "
+            "JOIN match_rounds r ON r.match_id = p.match_id "
+            "WHERE m.guild_id = ? AND p.user_id = ? ORDER BY m.number DESC, r.round DESC LIMIT ?",
+            (guild_id, user_id, rounds),
+        ),
+        one(
+            conn,
+            "SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        ),
+    )
+    if not results:
+        return None
+    return PlayerHistory(
+        guild_id=guild_id,
+        user_id=user_id,
+        name=str(named[0]) if named else "",
+        results=[(edition, bool(won), after) for edition, won, after in results],
+        rounds=[(int(seat), str(text)) for seat, text in played],
+    )
 
 
 async def export_guild(conn: Conn, guild_id: int, now: float) -> dict[str, Any]:
