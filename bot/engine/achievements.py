@@ -57,13 +57,15 @@ def round_tally(record: RoundRecord, seat: int) -> tuple[int, int]:
 
 def tally(results: Sequence[tuple[str, bool]], rounds: Iterable[tuple[int, RoundRecord]]) -> Tally:
     """Results (edition, won) in match order, and the rounds played (seat, record)."""
+    return tally_of(results, [round_tally(record, seat) for seat, record in rounds])
+
+
+def tally_of(results: Sequence[tuple[str, bool]], rounds: Sequence[tuple[int, int]]) -> Tally:
+    """As ``tally``, from each round's (catches, largest penalty taken) already counted."""
     won = [w for _, w in results]
     current, best = streaks(won)
-    catches = biggest = 0
-    for seat, record in rounds:
-        caught, took = round_tally(record, seat)
-        catches += caught
-        biggest = max(biggest, took)
+    catches = sum(caught for caught, _ in rounds)
+    biggest = max((took for _, took in rounds), default=0)
     return Tally(
         matches=len(results),
         wins=sum(won),
@@ -85,3 +87,16 @@ def earned(t: Tally) -> dict[str, bool]:
         "stack_12": t.biggest_take >= STACK,
         "matches_50": t.matches >= MATCHES,
     }
+
+
+def newly_earned(
+    results: Sequence[tuple[str, bool]],
+    rounds: Sequence[tuple[int, RoundRecord]],
+    match_rounds: int,
+) -> list[str]:
+    """The achievements the newest match earned: earned with it, not without it. ``rounds``
+    run newest first, the newest match's ``match_rounds`` rounds at their head."""
+    counted = [round_tally(record, seat) for seat, record in rounds]
+    after = earned(tally_of(results, counted))
+    before = earned(tally_of(results[:-1], counted[match_rounds:]))
+    return [key for key in ACHIEVEMENTS if after[key] and not before[key]]
