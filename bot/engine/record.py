@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import scenario
-from .action import Action
+from .action import Action, Do
 from .cards import CARD_INDEX, CARD_POINTS, CODES, COLORS, Edition
 from .errors import RuleError
 from .game import MAX_PLAYERS, MIN_PLAYERS, Game
@@ -39,7 +39,7 @@ _DO_LETTER = {
     "catch": "x",
     "leave": "l",
 }
-_LETTER_DO = {letter: do for do, letter in _DO_LETTER.items()}
+_LETTER_DO = {letter: Do(do) for do, letter in _DO_LETTER.items()}
 _COLOR_LETTER = "rygb"  # COLORS' initials, in COLORS' order
 
 

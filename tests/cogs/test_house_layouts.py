@@ -11,7 +11,7 @@ import discord
 import pytest
 from discord import ui
 
-from bot.engine import PRESETS, HouseRules, RuleSet
+from bot.engine import PRESETS, HouseRules, Phase, RuleSet
 from bot.engine.cards import CARD_INDEX, Edition
 from bot.engine.house import OPTIONS
 from bot.storage import GuildSettings
@@ -131,7 +131,7 @@ async def test_a_full_hand_a_stack_and_a_swap_fit_in_one_message() -> None:
     give(game, target, ["blue-draw2", "wild-draw4", "red-7"])
     hand = hand_with(table, target, 15)
     view = hand.view
-    assert view.awaiting == "respond" and view.penalty == 2 and view.can_stack
+    assert view.awaiting is Phase.RESPOND and view.penalty == 2 and view.can_stack
     names = table.names()
     snapshot = snapshot_of(table)
     for page in (0, 1):

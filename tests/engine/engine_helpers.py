@@ -158,7 +158,7 @@ def rejects(game: Game, action: Action, code: str) -> RuleError:
     before = game.to_dict()
     with pytest.raises(RuleError) as info:
         game.apply(action)
-    assert info.value.code == code, info.value.message
+    assert info.value.code == code, str(info.value)
     assert game.to_dict() == before
     return info.value
 

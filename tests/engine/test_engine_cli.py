@@ -208,6 +208,26 @@ def test_missing_fields_are_bad_action() -> None:
         assert out["error"]["code"] == "bad_action"
 
 
+def test_a_seat_leaves_out_of_turn() -> None:
+    """Seat 2 leaves while seat 1 is awaited: its cards go back into the pile, play goes on."""
+    out = json.loads(scenario_text(_with(actions=[{"seat": 2, "do": "leave"}])).stdout)
+    assert out["error"] is None
+    assert out["events"][-1] == {"type": "leave", "seat": 2, "returned": 7}
+    state = out["state"]
+    assert state["hands"][2] == [] and state["seat"] == 1 and state["awaiting"] == "turn"
+    assert state["draw_pile"] == 108 - 21 - 1 + 7
+    left = {"seat": 2, "do": "leave"}
+    again = json.loads(scenario_text(_with(actions=[left, left])).stdout)
+    assert again["error"]["code"] == "not_allowed" and again["error"]["index"] == 1
+
+
+def test_refusals_are_told_in_english() -> None:
+    out = json.loads(scenario_text(_with(actions=[{"seat": 2, "do": "draw"}])).stdout)
+    assert out["error"] == {"index": 0, "code": "not_your_turn", "message": "It is not your turn."}
+    out = json.loads(scenario_text(_with(actions=[{"seat": 1, "do": "dance"}])).stdout)
+    assert out["error"]["message"] == "Unknown action 'dance'."
+
+
 def test_round_over_rejects_even_unknown_actions() -> None:
     data = json.loads((SCENARIOS / "uno_and_last_card.json").read_text())
     assert data["actions"][13]["card"] == "wild-draw4"  # seat 0's last card

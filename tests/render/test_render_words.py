@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.cards import Edition
 from bot.engine.match import ScoreView
+from bot.engine.phase import Phase
 from bot.engine.snapshot import HandView, PublicView
 from bot.render import common, fonts, hand, leaderboard, scores, table, warm_up
 from bot.render.cache import clear_caches
@@ -50,7 +51,7 @@ def tables(edition: Edition, names: tuple[str, ...]) -> Iterator[PublicView]:
         yield replace(base, seats=seats)
     base = sample_table(6, edition, "blue")
     seats = tuple(replace(s, name=names[s.seat]) for s in base.seats)
-    for awaiting in ("color", "respond", "drawn"):
+    for awaiting in (Phase.COLOR, Phase.RESPOND, Phase.DRAWN):
         yield replace(base, seats=seats, awaiting=awaiting, direction=1, draw_pile=0)
     yield replace(base, seats=seats, winner=2, current=None, target=None)
     yield replace(base, seats=(replace(seats[0], name="🎉"), *seats[1:]))  # the fallback name
