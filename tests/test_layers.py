@@ -112,3 +112,22 @@ def test_no_import_circle_anywhere() -> None:
 
     for module in sorted(graph):
         visit(module, ())
+
+
+def test_no_test_imports_another_test_file() -> None:
+    """Shared test code lives in fixtures (conftest.py) or a helpers.py, never in a test file."""
+    tests = {path.stem for path in (ROOT / "tests").rglob("test_*.py")}
+    for path in (ROOT / "tests").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+                ours = node.level > 0 or base.split(".")[0] in ("tests", *tests)
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+                ours = any(name.split(".")[0] in ("tests", *tests) for name in names)
+            else:
+                continue
+            for name in names:
+                # tests.x.test_y, .test_y, or test_y itself (a test folder is on sys.path)
+                assert not (ours and name.rpartition(".")[2] in tests), f"{path}: {name}"

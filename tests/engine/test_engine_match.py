@@ -6,12 +6,12 @@ import random
 from collections import Counter
 
 import pytest
-from engine_helpers import all_cards, build_deck, deal_order, do, give, hand, make_game, play
 
 from bot.engine import Edition, Game, Match, RuleError, RuleSet, Scoring
 from bot.engine.cards import CARD_POINTS, CARD_RANK, IS_NUMBER, parse_card
 from bot.engine.match import choose_first_dealer
 from bot.engine.simulate import random_policy
+from tests.engine.helpers import all_cards, build_deck, deal_order, do, give, hand, make_game, play
 
 P0 = ["green-1", "green-2", "green-3", "yellow-1", "yellow-2", "yellow-3", "blue-1"]
 P1 = ["red-2", "blue-2", "blue-3", "green-4", "green-6", "yellow-4", "yellow-6"]

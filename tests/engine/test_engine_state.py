@@ -8,11 +8,11 @@ import random
 from pathlib import Path
 
 import pytest
-from engine_helpers import do, give, make_game, play
 
 from bot.engine import Edition, Game, Match, Phase, RuleSet, Scoring, hand_view, public_view
 from bot.engine.cards import CODES, edition_deck, shuffle
 from bot.engine.simulate import random_policy
+from tests.engine.helpers import do, give, make_game, play
 
 ROOT = Path(__file__).resolve().parents[2]
 
