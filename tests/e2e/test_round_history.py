@@ -21,7 +21,7 @@ from bot.storage.models import MatchPlayer, MatchRecord
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.clock import ManualClock
 from fake_discord.components import C_MEDIA_GALLERY
-from tests.e2e.uno_helpers import Harness, start_bot
+from tests.e2e.helpers import Harness, start_bot
 
 
 @pytest.fixture

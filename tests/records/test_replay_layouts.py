@@ -13,7 +13,7 @@ from bot.engine.review import review
 from bot.i18n import SUPPORTED, lang
 from bot.storage.models import MatchDetail, PlayerResult, RoundSummary
 from cogs.league.replay import REPLAY_IMAGE, draw_move, replay_layout
-from tests.cogs.test_house_layouts import check, items
+from tests.cogs.ui.helpers import check, items
 
 LONG = "W" * 32
 

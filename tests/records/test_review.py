@@ -22,7 +22,7 @@ from bot.engine.review import (
 )
 from bot.tables.snapshot import TableSnapshot
 from cogs.ui.table import award_line
-from tests.engine.engine_helpers import act, build_deck
+from tests.engine.helpers import act, build_deck
 
 
 def scripted(actions: list[object], house: HouseRules | None = None) -> RoundRecord:

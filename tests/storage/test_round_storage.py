@@ -9,7 +9,7 @@ from bot.engine.record import RoundRecord
 from bot.engine.rules import RuleSet
 from bot.storage import Storage
 
-from .factories import make_match
+from .helpers import make_match
 
 
 async def test_each_round_record_is_stored_with_its_match(storage: Storage) -> None:
