@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import Edition
+from .errors import RuleError
 from .record import RoundRecord
 from .review import review
 
@@ -43,9 +44,14 @@ def streaks(won: Sequence[bool]) -> tuple[int, int]:
 
 
 def round_tally(record: RoundRecord, seat: int) -> tuple[int, int]:
-    """A seat's catches in a round and the largest penalty it took at once."""
+    """A seat's catches in a round and the largest penalty it took at once (nothing for a
+    record that does not replay)."""
     catches = biggest = 0
-    for move in review(record).moves:
+    try:
+        moves = review(record).moves
+    except RuleError:
+        return 0, 0
+    for move in moves:
         for event in move.events:
             kind = event.get("type")
             if kind == "catch" and event.get("seat") == seat:

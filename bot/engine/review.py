@@ -14,6 +14,7 @@ from typing import Any
 
 from . import ai
 from .action import Action
+from .errors import RuleError
 from .game import Event, Game
 from .record import RecordError, RoundRecord, apply_recorded
 from .snapshot import PublicView, public_view
@@ -233,10 +234,10 @@ def _still() -> float:
 @lru_cache(maxsize=64)
 def round_awards(text: str) -> tuple[Award, ...]:
     """The awards of a stored round record (cached: a round-over table asks at every change);
-    none for a record that cannot be read."""
+    none for a record that cannot be read or does not replay (a round changed by hand)."""
     try:
         return awards(review(RoundRecord.from_text(text)))
-    except RecordError:
+    except (RecordError, RuleError):
         return ()
 
 

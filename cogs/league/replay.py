@@ -18,6 +18,7 @@ import discord
 from discord import ui
 
 from bot.engine.cards import CODES
+from bot.engine.errors import RuleError
 from bot.engine.record import RecordError, RoundRecord
 from bot.engine.review import Moment, ReviewedRound, review
 from bot.engine.snapshot import public_view, sort_key
@@ -317,8 +318,10 @@ async def load_round(
         await say(interaction, _(NOT_RECORDED))
         return None
     try:
-        return detail, RoundRecord.from_text(text)
-    except RecordError:
+        record = RoundRecord.from_text(text)
+        record.replay()  # a record that no longer replays is told as damaged, not half shown
+        return detail, record
+    except (RecordError, RuleError):
         log.warning("unreadable round record: match %s round %s", number, round_number)
         await say(interaction, _(DAMAGED))
         return None

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 from discord import ui
 
+from bot.engine.errors import RuleError
 from bot.engine.record import RecordError, RoundRecord
 from bot.engine.review import Agreement, agreement
 from bot.i18n import ENGLISH_LANG, Lang
@@ -91,7 +92,13 @@ def share_text(agreed: int, made: int, tongue: Lang) -> str:
 
 def judge(records: list[RoundRecord | None], seat: int) -> list[Agreement | None]:
     """Each round's agreement for ``seat`` (on a worker thread: the hard player searches)."""
-    return [None if r is None else agreement(r, [seat])[seat] for r in records]
+    results: list[Agreement | None] = []
+    for record in records:
+        try:
+            results.append(None if record is None else agreement(record, [seat])[seat])
+        except RuleError:  # a record that no longer replays: not judged
+            results.append(None)
+    return results
 
 
 async def on_agreement(interaction: discord.Interaction[UnoBot], button: AgreementButton) -> None:

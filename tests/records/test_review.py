@@ -154,3 +154,8 @@ def test_a_wild_cards_color_is_a_matter_of_taste() -> None:
     assert not same_choice(
         act(0, "choose_color", color="red"), act(0, "choose_color", color="blue")
     )
+
+
+def test_a_round_that_no_longer_replays_has_no_awards_and_breaks_nothing() -> None:
+    record = scripted([act(1, "play", "red-9"), act(0, "play", "yellow-7")])  # not in hand
+    assert round_awards(record.to_text()) == ()
