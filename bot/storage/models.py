@@ -66,6 +66,8 @@ class MatchRecord:
     round_winners: list[int | None] | None = None
     # The house-rule options the match was played with; empty means the official rules.
     house_rules: HouseRules = field(default_factory=dict)
+    # Teams (seat s on team s mod teams; 0: none): a team match is rated as teams.
+    teams: int = 0
     # Per round, its record as the engine replays it (bot/engine/record.py); "" for a round
     # that was not recorded.
     round_records: list[str] = field(default_factory=list)
