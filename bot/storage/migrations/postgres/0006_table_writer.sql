@@ -1,4 +1,4 @@
--- Schema 4: which process wrote each live table last, and at which version ("<process>@<n>").
+-- Schema 6: which process wrote each live table last, and at which version ("<process>@<n>").
 -- After a write whose answer was lost, the process that made it knows the row for its own.
 ALTER TABLE live_tables ADD COLUMN writer TEXT;
 
