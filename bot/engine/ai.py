@@ -192,7 +192,18 @@ class Style:
 
 
 # Tuned against the outside agents of bench/ai_arena.py (docs/performance.md).
-NORMAL = Style(calm_points=24.0, chain=3.0, four=-5.0)
+# Against them it plays from its weaker colors, uses its memory of the hands, and keeps a Wild
+# Draw Four longer than a plain wild card.
+NORMAL = Style(
+    wild=-16.0,
+    idle_hit=2.0,
+    block=15.0,
+    block_danger=2.5,
+    same=-2.0,
+    calm_points=24.0,
+    chain=-3.0,
+    four=-16.0,
+)
 # Tuned on 10,000 seeded rounds per edition against three normal players (docs/performance.md).
 SHARP = Style(wild=-60.0, idle_hit=-5.0, keep_drawn_wild=True, block=10.0, block_danger=3.0)
 
@@ -342,7 +353,7 @@ def _answer(
 
 
 def _normal(game: Game, seat: int, rng: random.Random, record: ChallengeRecord | None) -> Action:
-    """Normal's play: the heuristic with its plain weights and no memory of the hands."""
+    """Normal's play: the heuristic with its own weights (no search)."""
     return heuristic(game, seat, rng, NORMAL, None, record)
 
 
