@@ -11,6 +11,7 @@ WORKDIR /app
 COPY pyproject.toml README.md LICENSE ./
 COPY bot ./bot
 COPY cogs ./cogs
+COPY card_art ./card_art
 # The playground (python -m bot playground) runs the bot against this stand-in Discord.
 COPY fake_discord ./fake_discord
 RUN pip install . && useradd --create-home --uid 10001 uno && mkdir /data && chown uno /data

@@ -107,10 +107,17 @@ def make_bot(settings: Any, storage: Any, guild_ready_timeout: float) -> Any:
             live = getattr(manager, "tables", None)
             report("setup_done", tables=len(live) if isinstance(live, dict) else None)
 
+    given: dict[str, Any] = {}
+    if "tree" in inspect.signature(UnoBot.__init__).parameters:  # handed in, as bot.runner does
+        from cogs.errors import UnoTree
+
+        given["tree"] = UnoTree
     try:
-        client = BenchBot(settings, storage=storage, guild_ready_timeout=guild_ready_timeout)
+        client = BenchBot(
+            settings, storage=storage, guild_ready_timeout=guild_ready_timeout, **given
+        )
     except TypeError:  # a UnoBot that no longer forwards client options
-        client = BenchBot(settings, storage=storage)
+        client = BenchBot(settings, storage=storage, **given)
         client._connection.guild_ready_timeout = guild_ready_timeout
 
     async def on_ready() -> None:

@@ -21,6 +21,7 @@ from bot.client import UnoBot
 from bot.config import Secret, Settings
 from bot.storage import Storage
 from bot.tables.scheduler import ManualScheduler
+from cogs.errors import UnoTree
 from fake_discord import (
     BotRunner,
     FakeChannel,
@@ -82,6 +83,7 @@ async def measure(clicks: int, locale: str = "en-US") -> dict[str, Any]:
         storage = await Storage.open(Path(folder) / "uno.db")
         bot = UnoBot(
             Settings(token=Secret(fake.token)),
+            tree=UnoTree,
             storage=storage,
             scheduler=ManualScheduler(),
             rng=random.Random(1),

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import gc
-import importlib
 import logging
 import random
 from typing import Any
@@ -27,7 +26,6 @@ CHANNEL_WRITES = (5, 5.0)
 # Loaded in this order by name: the core never imports cogs. cogs.uno owns the /uno group that
 # the others add their commands to.
 EXTENSIONS = ("cogs.uno", "cogs.league", "cogs.settings")
-TREE = "cogs.errors:UnoTree"  # the command tree class: every command error answered
 
 
 class UnoBot(commands.AutoShardedBot):
@@ -37,6 +35,7 @@ class UnoBot(commands.AutoShardedBot):
         self,
         settings: Settings,
         *,
+        tree: type[app_commands.CommandTree[Any]],
         storage: Storage | None = None,
         scheduler: Scheduler | None = None,
         rng: random.Random | None = None,
@@ -49,7 +48,7 @@ class UnoBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.none() | discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),
-            tree_cls=_tree_class(),
+            tree_cls=tree,  # handed in by whoever runs the bot: the cogs' error funnel
             help_command=None,
             **_sharding(settings),
             **options,
@@ -108,13 +107,6 @@ class UnoBot(commands.AutoShardedBot):
         await super().close()
         if self.storage is not None and self._owns_storage:
             await self.storage.close()
-
-
-def _tree_class() -> type[app_commands.CommandTree[Any]]:
-    """The command tree class named by ``TREE``, found by name like the extensions."""
-    module, name = TREE.split(":")
-    tree: type[app_commands.CommandTree[Any]] = getattr(importlib.import_module(module), name)
-    return tree
 
 
 def owned_shards(settings: Settings) -> tuple[tuple[int, ...] | None, int | None]:

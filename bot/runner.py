@@ -43,8 +43,11 @@ def explain_start_error(error: BaseException) -> str | None:
 async def serve(settings: Settings, storage: Storage, **options: Any) -> None:
     """Run the bot until Discord closes it or the host asks it to stop (SIGTERM, SIGINT)."""
     from bot.client import UnoBot
+    from cogs.errors import UnoTree
 
-    bot = UnoBot(settings, storage=storage, **options)
+    # The runner puts the parts together: the client knows no cogs, so its command tree (the
+    # cogs' error funnel) is handed in here, as its extensions are named.
+    bot = UnoBot(settings, tree=UnoTree, storage=storage, **options)
     loop = asyncio.get_running_loop()
     stopping = asyncio.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -20,6 +20,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
 from bot.i18n.catalog import DOMAIN, TEMPLATE
+from cogs.translator import NAME_CONTEXT, CommandText, command_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("bot", "cogs")
@@ -53,8 +54,24 @@ def _source_messages(catalog: Catalog) -> None:
             catalog.add(message, None, [(path, lineno)], auto_comments=comments, context=context)
 
 
+def all_command_texts() -> list[CommandText]:
+    """The texts of every command the bot registers under /uno and /uno-admin."""
+    from cogs.group import admin_group
+    from cogs.league.commands import LEAGUE_ADMIN_COMMANDS, LEAGUE_COMMANDS
+    from cogs.settings import SETTINGS_COMMANDS
+    from cogs.uno import UnoCog
+
+    own = tuple(UnoCog.__cog_app_commands__) + LEAGUE_COMMANDS
+    group = (str(UnoCog.__cog_group_name__), str(UnoCog.__cog_group_description__))
+    admin = admin_group()
+    admin_texts = (admin.name, str(admin.description))
+    return [
+        *command_texts(own, group),
+        *command_texts(LEAGUE_ADMIN_COMMANDS + SETTINGS_COMMANDS, admin_texts),
+    ]
+
+
 def _command_messages(catalog: Catalog) -> None:
-    from cogs.translator import NAME_CONTEXT, all_command_texts
 
     for text in all_command_texts():
         if not text.message or text.message == "…":  # discord.py's placeholder description

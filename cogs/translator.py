@@ -1,5 +1,5 @@
 """Slash commands in each user's language: discord.py's ``app_commands.Translator`` over the
-catalogues, and the command texts the catalogue must hold.
+catalogues, and how to read a command's texts (``catalogue.py`` collects every command's).
 
 Names (of commands, groups and options) are looked up with the context ``command``, since they
 obey Discord's rules for names (lower case, no spaces, at most 32 characters); descriptions and
@@ -96,20 +96,3 @@ def command_texts(
             yield CommandText(parameter.description, False, at)
             for choice in parameter.choices:
                 yield CommandText(choice.name, False, at)
-
-
-def all_command_texts() -> list[CommandText]:
-    """The texts of every command the bot registers under /uno and /uno-admin."""
-    from cogs.group import admin_group
-    from cogs.league.commands import LEAGUE_ADMIN_COMMANDS, LEAGUE_COMMANDS
-    from cogs.settings import SETTINGS_COMMANDS
-    from cogs.uno import UnoCog
-
-    own = tuple(UnoCog.__cog_app_commands__) + LEAGUE_COMMANDS
-    group = (str(UnoCog.__cog_group_name__), str(UnoCog.__cog_group_description__))
-    admin = admin_group()
-    admin_texts = (admin.name, str(admin.description))
-    return [
-        *command_texts(own, group),
-        *command_texts(LEAGUE_ADMIN_COMMANDS + SETTINGS_COMMANDS, admin_texts),
-    ]

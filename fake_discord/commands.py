@@ -5,21 +5,26 @@ and gated by `default_member_permissions` like Discord's client does."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from fake_discord.channels import FakeChannel
 from fake_discord.constants import ALL_PERMISSIONS, CMD_CHAT_INPUT, JSON, SUBCOMMAND_TYPES
 from fake_discord.errors import DiscordHTTPError
 from fake_discord.guilds import FakeGuild
 
-if TYPE_CHECKING:
-    from fake_discord.core import FakeCore
+
+class Ids(Protocol):
+    """Where the registry gets its ids (the fake's state)."""
+
+    application_id: int
+
+    def snowflake(self) -> int: ...
 
 
 class CommandRegistry:
     """Commands by scope: key None is global, else a guild id; then name -> payload."""
 
-    def __init__(self, fake: FakeCore) -> None:
+    def __init__(self, fake: Ids) -> None:
         self.fake = fake
         self.commands: dict[int | None, dict[str, JSON]] = {None: {}}
 

@@ -33,7 +33,7 @@ from fake_discord.constants import (
 from fake_discord.guilds import FakeGuild
 
 if TYPE_CHECKING:
-    from fake_discord.core import FakeCore
+    from fake_discord.state import FakeState
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -97,7 +97,7 @@ class GatewaySession:
 class Gateway:
     """The fake's gateway endpoint and its sessions."""
 
-    def __init__(self, fake: FakeCore) -> None:
+    def __init__(self, fake: FakeState) -> None:
         self.fake = fake
         self.sessions: dict[str, GatewaySession] = {}
 

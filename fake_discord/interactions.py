@@ -4,15 +4,30 @@ it opened and the messages it sent with the interaction's token."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
-from fake_discord.constants import C_ACTION_ROW, C_LABEL, CB_MODAL, DEFAULT_LOCALE, JSON
+from fake_discord.constants import (
+    C_ACTION_ROW,
+    C_LABEL,
+    CB_MODAL,
+    DEFAULT_LOCALE,
+    ITX_APPLICATION_COMMAND,
+    JSON,
+)
 from fake_discord.messages import FakeMessage
 from fake_discord.users import FakeUser
 
-if TYPE_CHECKING:
-    from fake_discord.core import FakeCore
+T = TypeVar("T")
+
+
+class Waiter(Protocol):
+    """What an interaction waits on for the bot's answers (the fake's state)."""
+
+    async def wait_for(
+        self, predicate: Callable[[], T | None], timeout: float = 10.0, what: str = "condition"
+    ) -> T: ...
 
 
 @dataclass(eq=False)
@@ -63,7 +78,7 @@ class FakeInteraction:
     guild_id: int | None
     payload: JSON
     dispatched_at: float  # perf_counter: the acknowledgement latency is measured in real time
-    fake: FakeCore = field(repr=False)
+    fake: Waiter = field(repr=False)
     command_name: str = ""
     source_message: FakeMessage | None = None  # for component / modal-from-component
     locale: str = DEFAULT_LOCALE
@@ -78,6 +93,18 @@ class FakeInteraction:
     autocomplete_choices: list[JSON] | None = None
     followups: list[FakeMessage] = field(default_factory=list)
     _deadline_handle: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+    def metadata(self) -> JSON:
+        """The ``interaction_metadata`` of the messages answering it, as Discord shows them."""
+        meta: JSON = {
+            "id": str(self.id),
+            "type": self.type,
+            "user": self.user.to_payload(),
+            "authorizing_integration_owners": {"0": str(self.guild_id or 0)},
+        }
+        if self.type == ITX_APPLICATION_COMMAND:
+            meta["name"] = self.command_name
+        return meta
 
     @property
     def ack_latency(self) -> float | None:

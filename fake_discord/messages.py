@@ -7,7 +7,6 @@ import copy
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from fake_discord.channels import FakeChannel, _now_iso
 from fake_discord.components import Button, Select, media_of, walk_components
@@ -18,14 +17,10 @@ from fake_discord.constants import (
     FLAG_EPHEMERAL,
     FLAG_IS_COMPONENTS_V2,
     FLAG_LOADING,
-    ITX_APPLICATION_COMMAND,
     JSON,
     SELECT_TYPES,
 )
 from fake_discord.users import FakeUser
-
-if TYPE_CHECKING:
-    from fake_discord.interactions import FakeInteraction
 
 COMMAND_MENTION = re.compile(r"</([-_'\w]+(?: [-_'\w]+){0,2}):(\d+)>")
 
@@ -80,7 +75,7 @@ class FakeMessage:
     flags: int = 0
     type: int = 0
     ephemeral_to: int | None = None  # user id that can see this ephemeral message
-    interaction: FakeInteraction | None = None
+    interaction_metadata: JSON | None = None  # for an answer to an interaction
     # The create payload's allowed_mentions (None = Discord's default: everything pings).
     allowed_mentions: JSON | None = None
     webhook_id: int | None = None
@@ -302,17 +297,8 @@ class FakeMessage:
         if self.webhook_id is not None:
             payload["webhook_id"] = str(self.webhook_id)
             payload["application_id"] = str(self.webhook_id)
-        if self.interaction is not None:
-            itx = self.interaction
-            meta: JSON = {
-                "id": str(itx.id),
-                "type": itx.type,
-                "user": itx.user.to_payload(),
-                "authorizing_integration_owners": {"0": str(itx.guild_id or 0)},
-            }
-            if itx.type == ITX_APPLICATION_COMMAND:
-                meta["name"] = itx.command_name
-            payload["interaction_metadata"] = meta
+        if self.interaction_metadata is not None:
+            payload["interaction_metadata"] = self.interaction_metadata
         if self.thread is not None and not self.thread.deleted:
             payload["thread"] = self.thread.to_payload()
         return payload

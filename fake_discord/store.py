@@ -28,7 +28,8 @@ from fake_discord.validation import ATTACHMENT_SCHEME, raise_for_message
 from fake_discord.watch import MessageChanged
 
 if TYPE_CHECKING:
-    from fake_discord.core import FakeCore
+    from fake_discord.gateway import Gateway
+    from fake_discord.state import FakeState
 
 Files = list[tuple[str, bytes]]
 
@@ -36,8 +37,9 @@ Files = list[tuple[str, bytes]]
 class MessageStore:
     """Creates, edits and deletes messages on behalf of the routes and the user simulation."""
 
-    def __init__(self, fake: FakeCore) -> None:
+    def __init__(self, fake: FakeState, gateway: Gateway) -> None:
         self.fake = fake
+        self.gateway = gateway  # announces each change to the bot
 
     # ----- storing and announcing -----
 
@@ -72,7 +74,7 @@ class MessageStore:
             flags=flags,
             type=type,
             ephemeral_to=ephemeral_to,
-            interaction=interaction,
+            interaction_metadata=None if interaction is None else interaction.metadata(),
             webhook_id=webhook_id,
             allowed_mentions=allowed_mentions,
             nonce=nonce,
@@ -103,7 +105,7 @@ class MessageStore:
                 data["member"] = member
         if msg.guild_id:
             data["guild_id"] = str(msg.guild_id)
-        await fake.gateway.broadcast(
+        await self.gateway.broadcast(
             event, lambda s: data, guild_id=msg.guild_id or None, intent=INTENT_GUILD_MESSAGES
         )
 

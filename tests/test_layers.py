@@ -1,11 +1,14 @@
 """The layers only call downward: the pure engine and renderer import no Discord, no database
-and no cogs; the tables import no Discord; the client imports no cogs."""
+and no cogs; the tables import no Discord; the client imports no cogs (the runner hands it the
+cogs' command tree); and no module anywhere is part of an import circle."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -37,3 +40,62 @@ def test_engine_and_renderer_stay_pure(package: str) -> None:
 def test_tables_know_no_discord_and_the_client_no_cogs() -> None:
     assert imported_by("bot.tables") & {"discord", "cogs"} == set()
     assert "cogs" not in imported_by("bot.client", "bot.config")
+
+
+PACKAGES = ("bot", "cogs", "card_art", "fake_discord")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def project_imports() -> dict[str, set[str]]:
+    """Each project module's imports of other project modules, read from the source: every
+    import counts, at the top, inside a function or under TYPE_CHECKING."""
+    paths: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+
+    def known(name: str) -> str | None:
+        while name and name not in paths:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join([*up, base] if base else up)
+                names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+            for name in names:
+                target = known(name)
+                # A package's own modules are below it; importing the package itself is not a
+                # step back up.
+                if target is not None and target != module and not module.startswith(target + "."):
+                    found.add(target)
+        graph[module] = found
+    return graph
+
+
+def test_no_import_circle_anywhere() -> None:
+    """A module never needs, even for a type, one that needs it: each layer only looks down."""
+    graph = project_imports()
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, " -> ".join((*path[path.index(module) :], module))
+        if module in done:
+            return
+        for dep in sorted(graph[module]):
+            visit(dep, (*path, module))
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, ())

@@ -3,6 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Do(StrEnum):
+    """What an action does (a StrEnum: a saved or typed ``"play"`` is ``Do.PLAY``)."""
+
+    PLAY = "play"
+    DRAW = "draw"
+    PASS = "pass"
+    ACCEPT = "accept"
+    CHALLENGE = "challenge"
+    CHOOSE_COLOR = "choose_color"
+    CALL_UNO = "call_uno"
+    CATCH = "catch"
+    LEAVE = "leave"
 
 
 @dataclass(frozen=True, slots=True)
@@ -10,7 +25,7 @@ class Action:
     """One player action, as the scenario contract spells it."""
 
     seat: int
-    do: str
+    do: str  # a Do
     card: int | None = None
     color: int | None = None
     uno: bool = False

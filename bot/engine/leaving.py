@@ -2,50 +2,46 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import errors
 from .phase import Phase
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import RoundState
 
 
-def leave(game: Game, seat: int) -> None:
+def leave(state: RoundState, seat: int) -> None:
     """Seat leaves: its hand is shuffled into the draw pile and play goes on without it."""
-    if not 0 <= seat < game.n or not game.active[seat]:
+    if not 0 <= seat < state.n or not state.active[seat]:
         raise errors.not_allowed("That player is not in this round.")
-    if game.phase is Phase.OVER:
-        game.active[seat] = False
-        game.players -= 1
+    if state.phase is Phase.OVER:
+        state.active[seat] = False
+        state.players -= 1
         return
-    pile = game.draw_pile
-    rng = game.rng
-    for card in game.hands[seat]:
+    pile = state.draw_pile
+    rng = state.rng
+    for card in state.hands[seat]:
         pile.insert(rng.randrange(len(pile) + 1), card)
-    returned = len(game.hands[seat])
-    game.hands[seat] = []
-    game.called[seat] = False
-    game.events.append({"type": "leave", "seat": seat, "returned": returned})
+    returned = len(state.hands[seat])
+    state.hands[seat] = []
+    state.called[seat] = False
+    state.events.append({"type": "leave", "seat": seat, "returned": returned})
     # Work out who goes next before the seat disappears from the rotation.
-    was_current = game.current == seat
-    following = game.next_seat(seat)
-    game.active[seat] = False
-    game.players -= 1
-    if game.exposed == seat:
-        game.exposed = -1
-    if game.players == 1:
-        game.phase = Phase.OVER
-        game.winner = following
-        game.current = -1
-        game.exposed = -1
-        game.points = [0] * game.n
-        game.events.append({"type": "forfeit", "winner": following})
+    was_current = state.current == seat
+    following = state.next_seat(seat)
+    state.active[seat] = False
+    state.players -= 1
+    if state.exposed == seat:
+        state.exposed = -1
+    if state.players == 1:
+        state.phase = Phase.OVER
+        state.winner = following
+        state.current = -1
+        state.exposed = -1
+        state.points = [0] * state.n
+        state.events.append({"type": "forfeit", "winner": following})
         return
     # A penalty whose author left still stands: its target answers as usual (a challenge is
     # judged on the hand recorded at the play); only what would fall back on the author lapses.
     if was_current:
-        if game.phase is not Phase.COLOR:
-            game.end_response()
-            game.drawn = -1
-        game.current = following
+        if state.phase is not Phase.COLOR:
+            state.end_response()
+            state.drawn = -1
+        state.current = following

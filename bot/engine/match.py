@@ -10,7 +10,7 @@ from . import errors
 from .cards import CARD_POINTS, CARD_RANK, CODES, IS_NUMBER, Edition, edition_deck, shuffle
 from .game import Event, Game
 from .rules import RuleSet, Scoring
-from .saving import rng_from_json, rng_to_json
+from .state import rng_from_json, rng_to_json
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,6 @@ total on to the next player.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.i18n.markers import N_
 
 from . import errors
@@ -26,9 +24,7 @@ from .cards import (
 )
 from .house import Stack
 from .phase import Phase
-
-if TYPE_CHECKING:
-    from .game import Event, Game
+from .state import Event, RoundState
 
 DRAW2_CARDS: frozenset[int] = frozenset(
     c for c in range(CARD_KINDS) if not IS_WILD[c] and CARD_RANK[c] == DRAW2
@@ -43,54 +39,56 @@ def draw4_legal(edition: Edition, hand: list[int], color: int) -> bool:
     return not any(CARD_COLOR[c] == color for c in hand)
 
 
-def await_answer(game: Game, seat: int, target: int, card: int, legal: bool, total: int) -> None:
+def await_answer(
+    state: RoundState, seat: int, target: int, card: int, legal: bool, total: int
+) -> None:
     """``card`` played by ``seat`` puts a penalty of ``total`` on ``target``, who must answer."""
-    game.phase = Phase.RESPOND
-    game.current = target
-    game.pending_card = card
-    game.pending_from = seat
-    game.pending_legal = legal
-    game.pending_hand = list(game.hands[seat]) if card == WILD_DRAW4 else []
-    game.penalty = total
+    state.phase = Phase.RESPOND
+    state.current = target
+    state.pending_card = card
+    state.pending_from = seat
+    state.pending_legal = legal
+    state.pending_hand = list(state.hands[seat]) if card == WILD_DRAW4 else []
+    state.penalty = total
 
 
-def answer_kind(game: Game, card: int) -> bool:
+def answer_kind(state: RoundState, card: int) -> bool:
     """May a card of this kind answer the pending penalty (bounce or stack)."""
     if card == WILD_SUPER_STAR:
         return True  # only Mario's deck holds one: elsewhere it is a card nobody holds
-    stack = game.house.stack
+    stack = state.house.stack
     if stack is Stack.NONE:
         return False
     if card == WILD_DRAW4:
         return stack is Stack.ALL
     # A draw2 stacks on a draw2 only, never on a wild-draw4.
-    return card in DRAW2_CARDS and game.pending_card != WILD_DRAW4
+    return card in DRAW2_CARDS and state.pending_card != WILD_DRAW4
 
 
-def _cannot(game: Game, seat: int, card: int) -> bool:
+def _cannot(state: RoundState, seat: int, card: int) -> bool:
     """Do the options forbid this answer: the last card (no_action_finish), or a bluffed
     wild-draw4 (wd4_strict)."""
-    hand = game.hands[seat]
-    house = game.house
+    hand = state.hands[seat]
+    house = state.house
     if house.no_action_finish and len(hand) == 1:
         return True  # every answer is an action card
     if house.wd4_strict and card == WILD_DRAW4:
         rest = list(hand)
         rest.remove(card)
-        return not draw4_legal(game.edition, rest, game.color)
+        return not draw4_legal(state.edition, rest, state.color)
     return False
 
 
-def answers(game: Game, seat: int) -> list[int]:
+def answers(state: RoundState, seat: int) -> list[int]:
     """The cards ``seat`` holds that may answer the pending penalty now."""
-    return [c for c in game.hands[seat] if answer_kind(game, c) and not _cannot(game, seat, c)]
+    return [c for c in state.hands[seat] if answer_kind(state, c) and not _cannot(state, seat, c)]
 
 
-def _refusal(game: Game) -> errors.RuleError:
+def _refusal(state: RoundState) -> errors.RuleError:
     """What the target of a penalty may do instead (each way a text a presenter translates)."""
     ways = [N_("accept the penalty")]
-    stack = game.house.stack
-    if stack is not Stack.NONE and game.pending_card != WILD_DRAW4:
+    stack = state.house.stack
+    if stack is not Stack.NONE and state.pending_card != WILD_DRAW4:
         ways.append(
             N_("stack a Draw Two or a Wild Draw Four")
             if stack is Stack.ALL
@@ -98,21 +96,21 @@ def _refusal(game: Game) -> errors.RuleError:
         )
     elif stack is Stack.ALL:
         ways.append(N_("stack a Wild Draw Four"))
-    if game.pending_card == WILD_DRAW4 and not game.house.wd4_strict:
+    if state.pending_card == WILD_DRAW4 and not state.house.wd4_strict:
         ways.append(N_("challenge it"))
-    if game.edition is Edition.MARIO:
+    if state.edition is Edition.MARIO:
         ways.append(N_("bounce it with a Super Star"))
     return errors.not_allowed("Answer the penalty first: {ways}.", ways=tuple(ways))
 
 
-def play_answer(game: Game, seat: int, card: int, color: int | None, uno: bool) -> None:
+def play_answer(state: RoundState, seat: int, card: int, color: int | None, uno: bool) -> None:
     """The target answers with a card: a Super Star bounce or a stacked draw card."""
-    if not answer_kind(game, card):
-        raise _refusal(game)
-    hand = game.hands[seat]
+    if not answer_kind(state, card):
+        raise _refusal(state)
+    hand = state.hands[seat]
     if card not in hand:
         raise errors.not_in_hand()
-    if _cannot(game, seat, card):
+    if _cannot(state, seat, card):
         raise errors.RuleError(
             "cannot_play",
             N_("Your last card may not be an action card.")
@@ -123,108 +121,114 @@ def play_answer(game: Game, seat: int, card: int, color: int | None, uno: bool) 
     if wild and (color is None or not 0 <= color < 4) and len(hand) > 1:
         raise errors.bad_color()
     # Valid: from here on the round changes.
-    if game.exposed != seat:
-        game.exposed = -1
-    prev_color = game.color
+    if state.exposed != seat:
+        state.exposed = -1
+    prev_color = state.color
     hand.remove(card)
-    game.discard.append(card)
+    state.discard.append(card)
     if wild:
         if color is not None and 0 <= color < 4:
-            game.color = color
+            state.color = color
     else:
-        game.color = CARD_COLOR[card]
-    game.drawn = -1
+        state.color = CARD_COLOR[card]
+    state.drawn = -1
     if len(hand) == 1:
-        game.called[seat] = uno
+        state.called[seat] = uno
         if not uno:
-            game.exposed = seat
+            state.exposed = seat
     kind = "bounce" if card == WILD_SUPER_STAR else "play"
     event: Event = {"type": kind, "seat": seat, "card": CODES[card]}
     if wild:
-        event["color"] = COLORS[game.color]
+        event["color"] = COLORS[state.color]
     if card == WILD_SUPER_STAR:
-        event["target"] = game.pending_from
-        _bounce(game, seat, hand, event, uno)
+        event["target"] = state.pending_from
+        _bounce(state, seat, hand, event, uno)
     else:
-        _stack(game, seat, card, hand, event, uno, prev_color)
+        _stack(state, seat, card, hand, event, uno, prev_color)
 
 
-def _bounce(game: Game, seat: int, hand: list[int], event: Event, uno: bool) -> None:
+def _bounce(state: RoundState, seat: int, hand: list[int], event: Event, uno: bool) -> None:
     """A Super Star sends the whole penalty back to whoever played its last card."""
-    game.events.append(event)
+    state.events.append(event)
     if len(hand) == 1 and uno:
-        game.events.append({"type": "uno", "seat": seat})
-    author = game.pending_from
-    if game.active[author]:  # a penalty's author who left draws nothing
-        game._draw(author, game.penalty, "bounce")
-    game.end_response()
+        state.events.append({"type": "uno", "seat": seat})
+    author = state.pending_from
+    if state.active[author]:  # a penalty's author who left draws nothing
+        state.draw_cards(author, state.penalty, "bounce")
+    state.end_response()
     if not hand:
-        game.win(seat)
+        state.win(seat)
         return
-    game.current = game.next_seat(seat)
+    state.current = state.next_seat(seat)
 
 
 def _stack(
-    game: Game, seat: int, card: int, hand: list[int], event: Event, uno: bool, prev_color: int
+    state: RoundState,
+    seat: int,
+    card: int,
+    hand: list[int],
+    event: Event,
+    uno: bool,
+    prev_color: int,
 ) -> None:
     """A stacked draw card adds its count and sends the total on to the next player."""
-    events = game.events
+    events = state.events
     events.append(event)
     if len(hand) == 1 and uno:
         events.append({"type": "uno", "seat": seat})
     four = card == WILD_DRAW4
-    total = game.penalty + (4 if four else 2)
-    target = game.next_seat(seat)
+    total = state.penalty + (4 if four else 2)
+    target = state.next_seat(seat)
     events.append({"type": "stack", "seat": seat, "target": target, "total": total})
     if not hand:
         # Stacked with the last card: the round ends and the target draws the total.
-        game.end_response()
-        game._draw(target, total, "draw4" if four else "draw2")
-        game.win(seat)
+        state.end_response()
+        state.draw_cards(target, total, "draw4" if four else "draw2")
+        state.win(seat)
         return
-    legal = draw4_legal(game.edition, hand, prev_color) if four else True
-    await_answer(game, seat, target, card, legal, total)
+    legal = draw4_legal(state.edition, hand, prev_color) if four else True
+    await_answer(state, seat, target, card, legal, total)
 
 
-def accept(game: Game, seat: int) -> None:
+def accept(state: RoundState, seat: int) -> None:
     """The target draws the whole total and is skipped."""
-    if seat != game.current or game.phase is not Phase.RESPOND:
-        game._check_turn(seat)
+    if seat != state.current or state.phase is not Phase.RESPOND:
+        state.check_turn(seat)
         raise errors.not_allowed("There is no penalty to accept.")
-    if game.exposed != seat:  # a turn action closes another player's UNO window
-        game.exposed = -1
-    count = game.penalty
-    game.events.append({"type": "accept", "seat": seat, "count": count})
-    game._draw(seat, count, "draw4" if game.pending_card == WILD_DRAW4 else "draw2")
-    game.end_response()
-    game.current = game.next_seat(seat)
+    if state.exposed != seat:  # a turn action closes another player's UNO window
+        state.exposed = -1
+    count = state.penalty
+    state.events.append({"type": "accept", "seat": seat, "count": count})
+    state.draw_cards(seat, count, "draw4" if state.pending_card == WILD_DRAW4 else "draw2")
+    state.end_response()
+    state.current = state.next_seat(seat)
 
 
-def challenge(game: Game, seat: int) -> None:
+def challenge(state: RoundState, seat: int) -> None:
     """Challenge the pending wild-draw4: the loser of the challenge draws."""
-    game._check_turn(seat)
-    if game.phase is not Phase.RESPOND or game.pending_card != WILD_DRAW4:
+    state.check_turn(seat)
+    if state.phase is not Phase.RESPOND or state.pending_card != WILD_DRAW4:
         raise errors.not_allowed("Only a Wild Draw Four can be challenged.")
-    if game.house.wd4_strict:
+    if state.house.wd4_strict:
         raise errors.not_allowed("At this table a Wild Draw Four cannot be challenged.")
-    game._close_window(seat)
-    culprit = game.pending_from
-    legal = game.pending_legal
-    total = game.penalty
-    game.events.append(
+    state.close_window(seat)
+    culprit = state.pending_from
+    legal = state.pending_legal
+    total = state.penalty
+    state.events.append(
         {
             "type": "challenge",
             "seat": seat,
             "target": culprit,
             "legal": legal,
-            "hand": [CODES[c] for c in game.pending_hand],  # shown to the challenger only
+            "hand": [CODES[c] for c in state.pending_hand],  # shown to the challenger only
         }
     )
-    game.end_response()
+    state.end_response()
     if legal:
-        game._draw(seat, total + 2, "challenge")
-        game.current = game.next_seat(seat)
+        state.draw_cards(seat, total + 2, "challenge")
+        state.current = state.next_seat(seat)
     else:
-        if game.active[culprit]:  # a culprit who left draws nothing
-            game._draw(culprit, total, "challenge")
-        game.current = seat
+        if state.active[culprit]:  # a culprit who left draws nothing
+            state.draw_cards(culprit, total, "challenge")
+        state.current = seat

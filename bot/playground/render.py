@@ -67,17 +67,18 @@ class PageRenderer:
             ephemeral=msg.ephemeral_to is not None,
             loading=msg.is_loading,
             html=self._body(msg),
-            used=self._used(msg.interaction),
+            used=self._used(msg.interaction_metadata),
             thread=self._thread(msg),
         )
         return view
 
-    def _used(self, itx: FakeInteraction | None) -> JSON | None:
-        """`Alice used /uno new` above a command's answer."""
-        if itx is None or itx.type != ITX_APPLICATION_COMMAND:
+    def _used(self, meta: JSON | None) -> JSON | None:
+        """`Alice used /uno new` above a command's answer (from its interaction's metadata)."""
+        if meta is None or meta["type"] != ITX_APPLICATION_COMMAND:
             return None
-        name = self.world.user_name(itx.user.id) or itx.user.username
-        return {"user": name, "command": itx.command_name}
+        user = meta["user"]
+        name = self.world.user_name(int(user["id"])) or user["username"]
+        return {"user": name, "command": meta["name"]}
 
     def _thread(self, msg: FakeMessage) -> JSON | None:
         thread = msg.thread

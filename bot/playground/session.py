@@ -77,6 +77,7 @@ class Playground:
 
     async def _start(self) -> None:
         from bot.client import UnoBot
+        from cogs.errors import UnoTree
 
         stack = self._stack
         stack.enter_context(loopback_only())
@@ -94,7 +95,7 @@ class Playground:
         stack.push_async_callback(storage.close)
 
         settings = Settings(token=Secret(self.fake.token), database_path=path)
-        self.bot = UnoBot(settings, storage=storage, **self.bot_options)
+        self.bot = UnoBot(settings, tree=UnoTree, storage=storage, **self.bot_options)
         runner = BotRunner(self.fake)
         stack.push_async_callback(runner.aclose)
         await runner.start(self.bot)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import math
+import tomllib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
@@ -56,49 +59,41 @@ class Theme:
         return self.colors[COLORS.index(name)]
 
 
-THEMES: dict[Edition, Theme] = {
-    Edition.CLASSIC: Theme(
-        colors=((221, 45, 38), (247, 198, 0), (46, 158, 72), (22, 104, 201)),
-        border=WHITE,
-        wild=BLACK,
-        back=(22, 22, 26),
-        back_accent=(221, 45, 38),
-        back_detail=(247, 198, 0),
-        felt=(30, 122, 70),
-        felt_edge=(14, 74, 42),
-        rim=(104, 62, 34),
-        accent=GOLD,
-    ),
-    Edition.SONIC: Theme(
-        colors=((236, 40, 78), (255, 196, 30), (14, 184, 112), (28, 108, 240)),
-        border=WHITE,
-        wild=(14, 22, 52),
-        back=(16, 58, 170),
-        back_accent=(72, 176, 255),
-        back_detail=WHITE,
-        felt=(22, 74, 160),
-        felt_edge=(10, 34, 92),
-        rim=(188, 198, 220),
-        accent=(255, 214, 40),
-    ),
-    Edition.MARIO: Theme(
-        colors=((229, 57, 38), (250, 176, 16), (76, 168, 52), (36, 116, 212)),
-        border=(255, 247, 228),
-        wild=(40, 22, 20),
-        back=(206, 40, 32),
-        back_accent=(255, 206, 48),
-        back_detail=(255, 247, 228),
-        felt=(184, 84, 40),
-        felt_edge=(116, 44, 22),
-        rim=(246, 196, 92),
-        accent=(255, 236, 120),
-    ),
-}
+# The editions' palettes are art sources: card_art/palettes.toml, read once when first drawn.
+PALETTES = files("card_art") / "palettes.toml"
+
+
+@functools.cache
+def themes() -> dict[Edition, Theme]:
+    """Every edition's palette, as card_art/palettes.toml gives it."""
+    data = tomllib.loads(PALETTES.read_text(encoding="utf-8"))
+
+    def rgb(value: list[int]) -> RGB:
+        red, green, blue = value
+        return (red, green, blue)
+
+    def palette(edition: Edition) -> Theme:
+        given = data[edition.value]
+        red, yellow, green, blue = (rgb(value) for value in given["colors"])
+        return Theme(
+            colors=(red, yellow, green, blue),
+            border=rgb(given["border"]),
+            wild=rgb(given["wild"]),
+            back=rgb(given["back"]),
+            back_accent=rgb(given["back_accent"]),
+            back_detail=rgb(given["back_detail"]),
+            felt=rgb(given["felt"]),
+            felt_edge=rgb(given["felt_edge"]),
+            rim=rgb(given["rim"]),
+            accent=rgb(given["accent"]),
+        )
+
+    return {edition: palette(edition) for edition in Edition}
 
 
 def theme(edition: Edition | str) -> Theme:
     """The palette of an edition (accepts the enum or its value)."""
-    return THEMES[Edition(edition)]
+    return themes()[Edition(edition)]
 
 
 def color_rgb(edition: Edition | str, color: str) -> RGB:
@@ -530,7 +525,7 @@ def _back(edition: Edition, th: Theme) -> Image.Image:
 
 def _master(code: str, edition: Edition) -> Image.Image:
     """The full-size card (or back) without its outline's alpha, drawn anew: never kept."""
-    th = THEMES[edition]
+    th = theme(edition)
     card, inner = _frame(th)
     art = _back(edition, th) if code == BACK else _face(code, th)
     card.paste(art, (0, 0), inner)

@@ -13,7 +13,7 @@ from PIL import ImageFont
 
 from .cache import BoundedCache
 
-ART: Traversable = files("bot.render") / "card_art"
+ART: Traversable = files("card_art")
 FONT_FILES = {True: "DejaVuSans-Bold.ttf", False: "DejaVuSans.ttf"}
 LICENSE_FILE = "LICENSE-DejaVu.txt"
 

@@ -110,14 +110,14 @@ def number_tag(accent: RGB, number: int, ok: bool) -> Image.Image:
 
 
 def _background(edition: Edition, size: tuple[int, int]) -> Image.Image:
-    th = art.THEMES[edition]
+    th = art.theme(edition)
     img = Image.new("RGB", size, mix(th.felt, th.felt_edge, 0.55))
     img.paste(mix(th.felt, WHITE, 0.06), (0, 0, size[0], HEADER - 6))
     return img
 
 
 def _color_pill(edition: Edition, color: str, word: str) -> Image.Image:
-    rgb = art.THEMES[edition].color(color)
+    rgb = art.theme(edition).color(color)
     w, h = COLOR_PILL
     img = Image.new("RGBA", COLOR_PILL, (*rgb, 0))
     d = ImageDraw.Draw(img)
@@ -159,7 +159,7 @@ def _header(img: Image.Image, view: HandView, edition: Edition, words: Words) ->
 def hand_image(view: HandView, words: Words = ENGLISH) -> tuple[Image.Image, list[str]]:
     """The hand picture and the card codes drawn on it, in order."""
     edition = Edition(view.edition)
-    th = art.THEMES[edition]
+    th = art.theme(edition)
     count = len(view.cards)
     img = _background(edition, hand_size(count))
     _header(img, view, edition, words)
@@ -201,7 +201,7 @@ def _palette_source(edition: Edition) -> Image.Image:
 
 def hand_palette(edition: Edition) -> Image.Image:
     """The fixed palette of an edition's hand pictures."""
-    th = art.THEMES[edition]
+    th = art.theme(edition)
     return fixed_palette(
         ("hand", edition),
         lambda: _palette_source(edition),

@@ -98,7 +98,7 @@ def leaderboard_image(
     words: Words = ENGLISH,
 ) -> Image.Image:
     """The leaderboard picture; the column the page is sorted by is highlighted."""
-    th = art.THEMES[Edition.CLASSIC]
+    th = art.theme(Edition.CLASSIC)
     size = leaderboard_size(len(rows))
     img = vertical_gradient(size, mix(th.felt, WHITE, 0.05), th.felt_edge)
     d = ImageDraw.Draw(img)

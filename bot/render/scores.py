@@ -115,7 +115,7 @@ def _title(view: ScoreView, words: Words) -> str:
 def scores_image(view: ScoreView, words: Words = ENGLISH) -> Image.Image:
     """The scoreboard picture."""
     edition = Edition(view.edition)
-    th = art.THEMES[edition]
+    th = art.theme(edition)
     n = len(view.names)
     size = scores_size(n)
     img = vertical_gradient(size, mix(th.felt, WHITE, 0.05), th.felt_edge)
@@ -212,7 +212,7 @@ def _palette_source(edition: Edition) -> Image.Image:
 
 def scores_palette(edition: Edition) -> Image.Image:
     """The fixed palette of an edition's scoreboards."""
-    th = art.THEMES[edition]
+    th = art.theme(edition)
     return fixed_palette(
         ("scores", edition),
         lambda: _palette_source(edition),

@@ -56,7 +56,7 @@ PILL_DARK: RGB = (20, 20, 24)
 
 def _background(edition: Edition) -> Image.Image:
     """The felt table of an edition: a wooden (or edition-tinted) rim around a lit felt oval."""
-    th = art.THEMES[edition]
+    th = art.theme(edition)
     w, h = TABLE_SIZE
     img = Image.new("RGB", TABLE_SIZE, mix(th.felt_edge, (0, 0, 0), 0.45))
     d = ImageDraw.Draw(img)
@@ -140,7 +140,7 @@ def plate_box(index: int, count: int) -> tuple[float, float, float, float]:
 
 def _plate(edition: Edition, kind: str) -> Image.Image:
     """A seat's empty plate (``seat``, ``current`` or ``gone``) with its shadow."""
-    th = art.THEMES[edition]
+    th = art.theme(edition)
     w, h = PLATE_SIZE
     m = PLATE_MARGIN
     img = Image.new("RGBA", (w + 2 * m, h + 2 * m), (0, 0, 0, 0))
@@ -211,7 +211,7 @@ def _draw_pile(edition: Edition, levels: int) -> Image.Image:
 
 def _swatch(edition: Edition, color: str | None, word: str) -> Image.Image:
     """The color in force: its bar, mark and name (the four colors while one is chosen)."""
-    th = art.THEMES[edition]
+    th = art.theme(edition)
     x0, y0, x1, y1 = COLOR_SWATCH_BOX
     w, h = x1 - x0, y1 - y0
     img = Image.new("RGBA", (w + 6, h + 6), (*WHITE, 0))
@@ -291,7 +291,7 @@ def _piles(
     img: Image.Image, d: ImageDraw.ImageDraw, view: PublicView, edition: Edition, words: Words
 ) -> list[str]:
     """Draw pile and discard pile; returns the card codes drawn face up."""
-    th = art.THEMES[edition]
+    th = art.theme(edition)
     dx, dy = DRAW_PILE_CENTER
     if view.draw_pile > 0:
         levels = min(4, 1 + view.draw_pile // 12)
@@ -368,7 +368,7 @@ def _status(img: Image.Image, view: PublicView, words: Words) -> None:
 def table_image(view: PublicView, words: Words = ENGLISH) -> tuple[Image.Image, list[str]]:
     """The table picture and the face-up card codes it shows (for checks that nothing leaks)."""
     edition = Edition(view.edition)
-    th = art.THEMES[edition]
+    th = art.theme(edition)
     img = _backgrounds.get_or_make(edition, lambda: _background(edition)).copy()
     d = ImageDraw.Draw(img)
     for arrow in ARROWS[1 if view.direction > 0 else -1]:
@@ -399,7 +399,7 @@ def _palette_source(edition: Edition) -> Image.Image:
 
 def table_palette(edition: Edition) -> Image.Image:
     """The fixed palette of an edition's table pictures."""
-    th = art.THEMES[edition]
+    th = art.theme(edition)
     return fixed_palette(
         ("table", edition),
         lambda: _palette_source(edition),

@@ -1,15 +1,19 @@
-"""The Storage interface both backends implement, and the one factory that picks a backend."""
+"""The Storage facade over either backend, and the one factory that picks a backend."""
 
 from __future__ import annotations
 
+import logging
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection
+from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
+from .backend import Backend, Synchronous
+from .ledger import validate_match
 from .models import (
+    FORMER_PLAYER_ID,
     GuildSettings,
     LeaderboardPage,
     LeaderboardSort,
@@ -20,12 +24,16 @@ from .models import (
     Season,
     TableRecord,
 )
+from .rows import check_page, scope, settings_params
 
 if TYPE_CHECKING:
     from bot.config import Settings
 
-Synchronous = Literal["NORMAL", "FULL"]
+log = logging.getLogger(__name__)
+
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+__all__ = ["Storage", "Synchronous", "is_postgres_url", "open_storage", "shard_of"]
 
 
 def is_postgres_url(target: str | Path) -> bool:
@@ -55,17 +63,29 @@ def check_seen(record: TableRecord, seen: int | None) -> None:
         raise ValueError(f"version {record.version} must be above the version seen ({seen})")
 
 
-class Storage(ABC):
+class Storage:
     """The bot's database: live tables, guild settings and the per-server league.
 
-    Two backends implement it, SQLite (a file, the default) and PostgreSQL (a server, for
-    several processes); ``Storage.open`` picks one from its target. Driver failures surface as
-    StorageError (StorageWriteError for a write, rolled back whole); a refused table write as
+    Two backends sit behind it, SQLite (a file, the default) and PostgreSQL (a server, for
+    several processes); ``Storage.open`` picks one from its target. Each operation is checked
+    here once and run by the backend as one unit. Driver failures surface as StorageError
+    (StorageWriteError for a write, rolled back whole); a refused table write as
     StaleTableError.
     """
 
-    backend: str  # "sqlite" or "postgres"
-    target: str  # the file path, or the server URL without its password
+    def __init__(self, backend: Backend[Any], clock: Callable[[], float] = time.time) -> None:
+        self._backend = backend
+        self._clock = clock
+
+    @property
+    def backend(self) -> str:
+        """Which kind of database: "sqlite" or "postgres"."""
+        return self._backend.name
+
+    @property
+    def target(self) -> str:
+        """The file path, or the server URL without its password."""
+        return self._backend.target
 
     @classmethod
     async def open(
@@ -76,28 +96,33 @@ class Storage(ABC):
         synchronous: Synchronous = "NORMAL",
         busy_timeout_ms: int = 5000,
         pool_size: int = 10,
+        upto: int | None = None,
     ) -> Storage:
         """Open and migrate the database at target: a postgresql:// URL or a SQLite path.
 
         synchronous: NORMAL (the default) makes a commit safe against the bot's crash, FULL
         also against power loss, at a disk flush per commit (docs/performance.md). busy_timeout_ms
-        applies to SQLite, pool_size to PostgreSQL.
+        applies to SQLite, pool_size to PostgreSQL; upto stops the migrations at that version
+        (for tests of the migrations themselves).
         """
+        backend: Backend[Any]
         if is_postgres_url(target):
-            from .postgres import PostgresStorage
+            from .postgres import PostgresBackend  # asyncpg loads only when it is used
 
-            return await PostgresStorage.connect(
-                str(target), clock=clock, synchronous=synchronous, pool_size=pool_size
+            backend = await PostgresBackend.connect(
+                str(target), synchronous=synchronous, pool_size=pool_size, upto=upto
             )
-        from .sqlite import SQLiteStorage
+        else:
+            from .sqlite import SQLiteBackend
 
-        return await SQLiteStorage.connect(
-            target, clock=clock, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms
-        )
+            backend = await SQLiteBackend.connect(
+                target, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms, upto=upto
+            )
+        return cls(backend, clock)
 
-    @abstractmethod
     async def close(self) -> None:
         """Release the connections; the Storage is unusable afterwards (twice is fine)."""
+        await self._backend.close()
 
     async def __aenter__(self) -> Storage:
         return self
@@ -110,13 +135,12 @@ class Storage(ABC):
     ) -> None:
         await self.close()
 
-    @abstractmethod
     async def schema_version(self) -> int:
         """The schema version the database is at."""
+        return await self._backend.schema_version()
 
     # ----- live tables -----
 
-    @abstractmethod
     async def save_table(self, record: TableRecord, seen: int | None = None) -> None:
         """Write a table's new state, guarded by the version the writer last saw.
 
@@ -127,54 +151,73 @@ class Storage(ABC):
         when its version is above the stored one (or the table is new). A refused write raises
         StaleTableError and is logged; nothing changes.
         """
+        check_seen(record, seen)
+        tables = self._backend.tables
+        work = partial(tables.save_table, record=record, seen=seen)
+        await self._backend.run(work, "save the table", write=True, mode="statement")
 
-    @abstractmethod
     async def touch_table(self, record: TableRecord) -> bool:
         """Rewrite a table's state at its stored version (message ids, not game changes).
 
         True once written; StaleTableError when the stored version differs or the table is gone.
         """
+        work = partial(self._backend.tables.touch_table, record=record)
+        return await self._backend.run(work, "save the table", write=True, mode="statement")
 
-    @abstractmethod
     async def load_tables(
         self, shard_ids: Collection[int] | None = None, shard_count: int | None = None
     ) -> list[TableRecord]:
         """The live tables to restore: all of them, or only those of guilds on these shards."""
+        shards = check_shards(shard_ids, shard_count)
+        tables = self._backend.tables
+        work = partial(tables.load_tables, shards=shards, count=shard_count or 1)
+        return await self._backend.run(work, "load the tables", write=False, mode="statement")
 
-    @abstractmethod
     async def delete_table(self, table_id: str, seen: int | None = None) -> bool:
         """Forget a live table; False if there was none.
 
         With seen, only if it is still at that version (StaleTableError otherwise).
         """
+        work = partial(self._backend.tables.delete_table, table_id=table_id, seen=seen)
+        return await self._backend.run(work, "remove the table", write=True, mode="statement")
 
     # ----- guild settings -----
 
-    @abstractmethod
     async def get_settings(self, guild_id: int) -> GuildSettings:
         """A server's settings, or the defaults if it never changed any."""
+        work = partial(self._backend.settings.get_settings, guild_id=guild_id)
+        return await self._backend.run(
+            work, "read the server settings", write=False, mode="statement"
+        )
 
-    @abstractmethod
     async def save_settings(self, settings: GuildSettings) -> None:
         """Store a server's settings."""
+        settings_params(settings)  # checks the house rules before touching the database
+        work = partial(self._backend.settings.save_settings, settings=settings)
+        await self._backend.run(work, "save the server settings", write=True, mode="statement")
 
     # ----- seasons -----
 
-    @abstractmethod
     async def current_season(self, guild_id: int) -> Season:
         """The season new matches count toward."""
+        work = partial(self._backend.league.current_season, guild_id=guild_id)
+        return await self._backend.run(work, "read seasons", write=False, mode="statement")
 
-    @abstractmethod
     async def list_seasons(self, guild_id: int) -> list[Season]:
         """Every season of a server, oldest first."""
+        work = partial(self._backend.league.list_seasons, guild_id=guild_id)
+        return await self._backend.run(work, "read seasons", write=False, mode="statement")
 
-    @abstractmethod
     async def start_season(self, guild_id: int, name: str | None = None) -> Season:
         """End the current season and start the next; old standings stay readable."""
+        league = self._backend.league
+        work = partial(league.start_season, guild_id=guild_id, name=name, now=self._clock())
+        season = await self._backend.run(work, "start a new season", write=True, mode="transaction")
+        log.info("guild %s started season %s (%s)", guild_id, season.number, name)
+        return season
 
     # ----- the league -----
 
-    @abstractmethod
     async def record_match(
         self, record: MatchRecord, table_id: str | None = None, *, table_version: int | None = None
     ) -> bool:
@@ -187,8 +230,18 @@ class Storage(ABC):
         version (StaleTableError and nothing recorded otherwise). Returns False (and changes
         nothing) when the match_uid was already recorded.
         """
+        validate_match(record)
+        work = partial(
+            self._backend.league.record_match,
+            record=record,
+            table_id=table_id,
+            table_version=table_version,
+        )
+        recorded = await self._backend.run(work, "save the match", write=True, mode="transaction")
+        if not recorded:
+            log.info("match %s was already recorded; ignored", record.match_uid)
+        return recorded
 
-    @abstractmethod
     async def leaderboard(
         self,
         guild_id: int,
@@ -203,8 +256,19 @@ class Storage(ABC):
 
         official_only: counts and ratings from official-rules matches alone.
         """
+        work = partial(
+            self._backend.league.leaderboard,
+            guild_id=guild_id,
+            season=season,
+            scope=scope(season),
+            sort=sort,
+            order=check_page(sort, offset, limit),
+            offset=offset,
+            limit=limit,
+            official_only=official_only,
+        )
+        return await self._backend.run(work, "read the leaderboard", write=False, mode="reads")
 
-    @abstractmethod
     async def player_stats(
         self,
         guild_id: int,
@@ -214,28 +278,53 @@ class Storage(ABC):
         official_only: bool = False,
     ) -> PlayerStats | None:
         """A member's standing in a season (None: all time), or None if they never played."""
+        work = partial(
+            self._backend.league.player_stats,
+            guild_id=guild_id,
+            user_id=user_id,
+            season=season,
+            scope=scope(season),
+            official_only=official_only,
+        )
+        return await self._backend.run(work, "read the player's stats", write=False, mode="reads")
 
-    @abstractmethod
     async def recent_matches(
         self, guild_id: int, limit: int = 10, offset: int = 0
     ) -> list[MatchSummary]:
         """A server's recorded matches, newest first."""
+        league = self._backend.league
+        work = partial(league.recent_matches, guild_id=guild_id, limit=limit, offset=offset)
+        return await self._backend.run(work, "read the match history", write=False, mode="reads")
 
-    @abstractmethod
     async def match_detail(self, guild_id: int, number: int) -> MatchDetail | None:
         """Match number ``number`` of a server, or None."""
+        work = partial(self._backend.league.match_detail, guild_id=guild_id, number=number)
+        return await self._backend.run(work, "read the match", write=False, mode="snapshot")
 
-    @abstractmethod
     async def match_by_uid(self, guild_id: int, match_uid: str) -> MatchDetail | None:
         """A server's match by the uid its table recorded it under (its table id), or None."""
+        league = self._backend.league
+        work = partial(league.match_by_uid, guild_id=guild_id, match_uid=match_uid)
+        return await self._backend.run(work, "read the match", write=False, mode="snapshot")
 
-    @abstractmethod
     async def export_guild(self, guild_id: int) -> dict[str, Any]:
         """Everything stored about one server, as JSON-ready data, from one snapshot."""
+        league = self._backend.league
+        work = partial(league.export_guild, guild_id=guild_id, now=self._clock())
+        return await self._backend.run(
+            work, "export the server's data", write=False, mode="snapshot"
+        )
 
-    @abstractmethod
     async def forget_user(self, guild_id: int, user_id: int) -> int:
         """Erase a member's standings and name, anonymising their seats; returns rows changed."""
+        if user_id == FORMER_PLAYER_ID:
+            return 0
+        work = partial(self._backend.league.forget_user, guild_id=guild_id, user_id=user_id)
+        changed = await self._backend.run(
+            work, "erase the member's records", write=True, mode="transaction"
+        )
+        log.info("forgot user %s in guild %s (%s rows)", user_id, guild_id, changed)
+        return changed
 
 
 async def open_storage(settings: Settings, *, clock: Callable[[], float] = time.time) -> Storage:

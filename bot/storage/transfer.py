@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import closing
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import asyncpg
 
+from .base import Storage
 from .errors import StorageError
-from .postgres import PostgresStorage
 from .postgres.schema import describe, redact
-from .sqlite import SQLiteStorage
 
 # Parents before children (match_players refers to matches).
 TABLES = (
@@ -37,12 +36,11 @@ def _converter(data_type: str) -> Callable[[Any], Any]:
     return lambda value: value
 
 
-def _rows(
-    cursor: sqlite3.Cursor, converters: list[Callable[[Any], Any]]
-) -> Iterator[tuple[Any, ...]]:
-    while batch := cursor.fetchmany(_BATCH):
-        for row in batch:
-            yield tuple(convert(value) for convert, value in zip(converters, row, strict=True))
+async def _rows(
+    cursor: aiosqlite.Cursor, converters: list[Callable[[Any], Any]]
+) -> AsyncIterator[tuple[Any, ...]]:
+    async for row in cursor:  # fetched _BATCH rows a hop (the connection's chunk size)
+        yield tuple(convert(value) for convert, value in zip(converters, row, strict=True))
 
 
 async def copy_database(sqlite_path: str | Path, url: str) -> dict[str, int]:
@@ -54,8 +52,8 @@ async def copy_database(sqlite_path: str | Path, url: str) -> dict[str, int]:
     path = Path(sqlite_path)
     if not path.is_file():
         raise StorageError(f"There is no SQLite database at {path}.")
-    await (await SQLiteStorage.connect(path)).close()
-    await (await PostgresStorage.connect(url)).close()
+    await (await Storage.open(path)).close()
+    await (await Storage.open(url)).close()
     where = redact(url)
     try:
         target = await asyncpg.connect(url)
@@ -63,8 +61,8 @@ async def copy_database(sqlite_path: str | Path, url: str) -> dict[str, int]:
         raise StorageError(f"Cannot connect to the database {where}: {describe(error)}.") from error
     copied: dict[str, int] = {}
     try:
-        with closing(sqlite3.connect(path, isolation_level=None)) as source:
-            source.execute("BEGIN")  # one snapshot of the file for the whole copy
+        async with aiosqlite.connect(path, isolation_level=None, iter_chunk_size=_BATCH) as source:
+            await source.execute("BEGIN")  # one snapshot of the file for the whole copy
             async with target.transaction():
                 for table in TABLES:
                     if await target.fetchval(f"SELECT EXISTS (SELECT 1 FROM {table})"):
@@ -80,7 +78,7 @@ async def copy_database(sqlite_path: str | Path, url: str) -> dict[str, int]:
                         table,
                     )
                     names = [c["column_name"] for c in columns]
-                    cursor = source.execute(f"SELECT {', '.join(names)} FROM {table}")
+                    cursor = await source.execute(f"SELECT {', '.join(names)} FROM {table}")
                     converters = [_converter(c["data_type"]) for c in columns]
                     status = await target.copy_records_to_table(
                         table, records=_rows(cursor, converters), columns=names

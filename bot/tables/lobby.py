@@ -15,7 +15,8 @@ from .change import Change
 from .commands import Actor
 from .house_words import for_edition
 from .names import seat_name
-from .notes import TableError, note
+from .notes import note
+from .refusals import TableError
 from .table import Seat, Status, Table
 from .tablelog import LogEntry, entries
 

@@ -40,7 +40,7 @@ from .commands import (
     ShowHand,
     Start,
 )
-from .notes import TableError
+from .refusals import TableError
 from .registry import Listener, TableRegistry, TableStore
 from .scheduler import Scheduler
 from .snapshot import Outcome, TableSnapshot, hand_of, snapshot_of

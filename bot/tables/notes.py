@@ -8,12 +8,9 @@ time (the English text is the catalogue's message id); ``english()`` in English.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TypeAlias
 
 from bot.i18n import ENGLISH_LANG, N_, Lang, Np_
-
-if TYPE_CHECKING:
-    from .snapshot import Outcome
 
 # A text, or its singular and plural forms (told with ngettext by the count in COUNT_OF).
 Text = str | tuple[str, str]
@@ -276,25 +273,3 @@ def note(key: str, **params: Param) -> Note:
     if key not in ENGLISH:
         raise KeyError(key)
     return Note(key, tuple(params.items()))
-
-
-class TableError(Exception):
-    """A request the table refuses; nothing changed. ``current`` is the table as it stands."""
-
-    def __init__(self, key: str | Note, **params: Param) -> None:
-        self.note = key if isinstance(key, Note) else note(key, **params)
-        super().__init__(self.note.english())
-        self.current: Outcome | None = None  # filled in by the manager, under the table's lock
-
-    @property
-    def message(self) -> str:
-        """The refusal in English."""
-        return self.note.english()
-
-
-class StaleClick(TableError):
-    """A click on buttons drawn for an older state of the table (``key`` says what happened
-    meanwhile when the table knows: a jump-in that came first, say)."""
-
-    def __init__(self, key: str = "stale_hand", **params: Param) -> None:
-        super().__init__(key, **params)

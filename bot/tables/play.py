@@ -17,9 +17,9 @@ from bot.engine.game import Phase
 from .change import Change
 from .commands import Actor
 from .names import safe_name
-from .notes import StaleClick, TableError, note
+from .notes import note
+from .refusals import StaleClick, TableError
 from .snapshot import Reveal
-from .stalemate import end_stalled, stalled
 from .table import Move, Status, Table
 from .tablelog import LogEntry, entries
 
@@ -88,8 +88,8 @@ def after_events(
             change.reveal = Reveal(int(event["target"]), tuple(event.get("hand", ())))
     lowest = table.rules.scoring.value == "lowest"
     table.record(*(scored_lowest(e) if lowest else e for e in entries(events)))
-    if not game.over and stalled(game):
-        winner = end_stalled(game)
+    winner = game.end_if_stalled()
+    if winner is not None:
         points = game.points[winner] if game.points is not None and not lowest else None
         table.record(LogEntry("stalled", seat=winner, count=points))
     if game.over:

@@ -19,8 +19,8 @@ from typing import Protocol
 from bot.storage import MatchRecord, StaleTableError, StorageError, TableRecord
 
 from .locks import KeyedLocks
-from .notes import TableError
 from .records import match_record
+from .refusals import TableError
 from .snapshot import TableSnapshot, snapshot_of
 from .table import Status, Table
 

@@ -4,75 +4,34 @@ checks the bot's token, fires injected faults and turns errors into Discord's JS
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import BodyPartReader, web
+from aiohttp import web
 
-from fake_discord.constants import API_PREFIX, JSON
+from fake_discord.constants import API_PREFIX
 from fake_discord.errors import DiscordHTTPError, RecordedError
 from fake_discord.faults import Fault
+from fake_discord.rest.application import ApplicationRoutes
+from fake_discord.rest.channels import ChannelRoutes
+from fake_discord.rest.guilds import GuildRoutes
+from fake_discord.rest.http import error_response
+from fake_discord.rest.interactions import InteractionRoutes
 
 if TYPE_CHECKING:
-    from fake_discord.server import FakeDiscord
+    from fake_discord.world import WorldBuilding
 
 log = logging.getLogger("fake_discord")
 
-Files = list[tuple[str, bytes]]
 # Interaction callbacks and webhook routes authenticate by token, not by header.
 TOKEN_ROUTES = (f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/")
 # Routes Discord answers without any authentication.
 PUBLIC_PATHS = frozenset({f"{API_PREFIX}/gateway"})
 
 
-def json_response(data: Any, status: int = 200) -> web.Response:
-    # discord.py only parses bodies whose content-type is exactly "application/json".
-    return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
-    )
-
-
-def error_response(status: int, body: JSON) -> web.Response:
-    headers = {"Content-Type": "application/json"}
-    if status == 429:
-        headers["Via"] = "1.1 google"  # discord.py treats a 429 without Via as a ban
-    return web.Response(body=json.dumps(body).encode(), status=status, headers=headers)
-
-
-async def read_body(request: web.Request) -> tuple[JSON, Files]:
-    """JSON body, or multipart `payload_json` + `files[n]` parts (filename, bytes)."""
-    if request.content_type.startswith("multipart/"):
-        payload: JSON = {}
-        files: dict[int, tuple[str, bytes]] = {}
-        reader = await request.multipart()
-        while True:
-            part = await reader.next()
-            if part is None:
-                break
-            assert isinstance(part, BodyPartReader)
-            if part.name == "payload_json":
-                payload = json.loads(await part.text())
-            else:
-                m = re.fullmatch(r"files\[(\d+)\]", part.name or "")
-                if m is None:
-                    raise DiscordHTTPError(400, 50035, f"Unexpected multipart part {part.name}")
-                files[int(m.group(1))] = (part.filename or "file", await part.read())
-        return payload, [files[i] for i in sorted(files)]
-    if request.can_read_body:
-        body = await request.json()
-        return (body if isinstance(body, dict) else {"_list": body}), []
-    return {}, []
-
-
-def build_app(fake: FakeDiscord) -> web.Application:
+def build_app(fake: WorldBuilding) -> web.Application:
     """The fake's routes; the gateway answers at `/`, attachments at `/attachments/...`."""
-    from fake_discord.rest.application import ApplicationRoutes
-    from fake_discord.rest.channels import ChannelRoutes
-    from fake_discord.rest.guilds import GuildRoutes
-    from fake_discord.rest.interactions import InteractionRoutes
 
     app = web.Application(middlewares=[_middleware(fake)], client_max_size=64 * 1024 * 1024)
     router = app.router
@@ -100,7 +59,7 @@ def _route_of(request: web.Request) -> str:
     return template.removeprefix(API_PREFIX)
 
 
-def _middleware(fake: FakeDiscord) -> Any:
+def _middleware(fake: WorldBuilding) -> Any:
     @web.middleware
     async def middleware(
         request: web.Request, handler: Callable[[web.Request], Any]
@@ -155,7 +114,7 @@ def _middleware(fake: FakeDiscord) -> Any:
     return middleware
 
 
-def _fault_response(fake: FakeDiscord, fault: Fault, path: str) -> web.Response:
+def _fault_response(fake: WorldBuilding, fault: Fault, path: str) -> web.Response:
     log.info("fake discord injected %s into %s", fault.status, path)
     assert fault.status is not None
     return error_response(fault.status, fault.body())

@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from fake_discord.errors import DiscordHTTPError, FormErrors
-from fake_discord.rest.app import json_response, read_body
+from fake_discord.rest.http import json_response, read_body
 from fake_discord.validation import command_errors, commands_errors
 
 if TYPE_CHECKING:
-    from fake_discord.server import FakeDiscord
+    from fake_discord.world import WorldBuilding
 
 
 class ApplicationRoutes:
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: WorldBuilding) -> None:
         self.fake = fake
 
     def register(self, r: web.UrlDispatcher, a: str) -> None:

@@ -26,15 +26,15 @@ from fake_discord.constants import (
 )
 from fake_discord.errors import DiscordHTTPError, FormErrors
 from fake_discord.messages import FakeMessage
-from fake_discord.rest.app import json_response, read_body
+from fake_discord.rest.http import json_response, read_body
 from fake_discord.watch import ChannelChanged, MessageChanged
 
 if TYPE_CHECKING:
-    from fake_discord.server import FakeDiscord
+    from fake_discord.world import WorldBuilding
 
 
 class ChannelRoutes:
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: WorldBuilding) -> None:
         self.fake = fake
 
     def register(self, r: web.UrlDispatcher, a: str) -> None:

@@ -9,14 +9,14 @@ from aiohttp import web
 
 from fake_discord.errors import DiscordHTTPError
 from fake_discord.guilds import FakeGuild
-from fake_discord.rest.app import json_response
+from fake_discord.rest.http import json_response
 
 if TYPE_CHECKING:
-    from fake_discord.server import FakeDiscord
+    from fake_discord.world import WorldBuilding
 
 
 class GuildRoutes:
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: WorldBuilding) -> None:
         self.fake = fake
 
     def register(self, r: web.UrlDispatcher, a: str) -> None:

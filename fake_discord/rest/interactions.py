@@ -30,11 +30,11 @@ from fake_discord.constants import (
 from fake_discord.errors import DiscordHTTPError, FormErrors
 from fake_discord.interactions import FakeInteraction, FakeModal
 from fake_discord.messages import FakeMessage
-from fake_discord.rest.app import json_response, read_body
+from fake_discord.rest.http import json_response, read_body
 from fake_discord.validation import modal_errors
 
 if TYPE_CHECKING:
-    from fake_discord.server import FakeDiscord
+    from fake_discord.world import WorldBuilding
 
 ALL_UPDATES = {CB_MESSAGE, CB_DEFERRED_MESSAGE, CB_DEFERRED_UPDATE, CB_UPDATE_MESSAGE, CB_MODAL}
 
@@ -44,7 +44,7 @@ def _truthy(value: str | None) -> bool:
 
 
 class InteractionRoutes:
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: WorldBuilding) -> None:
         self.fake = fake
 
     def register(self, r: web.UrlDispatcher, a: str) -> None:

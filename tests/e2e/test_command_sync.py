@@ -14,6 +14,7 @@ from discord import app_commands
 from bot.client import UnoBot
 from bot.config import ConfigError, Settings
 from cogs.about import INVITE_PERMISSIONS, project_url
+from cogs.errors import UnoTree
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
 from tests.e2e.uno_helpers import start_bot
 
@@ -67,7 +68,9 @@ async def test_a_process_that_does_not_sync_still_learns_the_ids(
     first = await start_bot(fake_discord, bot_runner, tmp_path / "a.db", fake_guild.default_channel)
     await bot_runner.stop(first.running)
     settings = Settings(token=first.bot.settings.token, database_path=tmp_path / "b" / "uno.db")
-    quiet = UnoBot(dataclasses.replace(settings, sync_commands=False), storage=first.storage)
+    quiet = UnoBot(
+        dataclasses.replace(settings, sync_commands=False), tree=UnoTree, storage=first.storage
+    )
     await bot_runner.start(quiet)
     assert syncs(fake_discord) == 1
     assert quiet.command_ids.mention("uno new") == fake_discord.command_mention("uno new")

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-import cogs.clicks
+import cogs.uno.clicks
 from fake_discord import BotRunner, FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.constants import (
     CB_DEFERRED_MESSAGE,
@@ -19,7 +19,7 @@ from fake_discord.constants import (
 )
 from fake_discord.interactions import FakeInteraction
 from tests.e2e.test_uno_match import enabled, lobby_and_start
-from tests.e2e.uno_helpers import Harness, settle, start_bot, table_message
+from tests.e2e.uno_helpers import Harness, live_clicks, settle, start_bot, table_message
 
 
 def token_requests(fake: FakeDiscord, itx: FakeInteraction, since: int) -> list[str]:
@@ -58,7 +58,7 @@ async def test_show_my_hand_and_a_card_click_are_each_one_request_with_the_pictu
     fake = fake_discord
     # A picture takes milliseconds; waiting up to just under Discord's 3 s keeps a loaded test
     # machine on the one-request path this test is about.
-    monkeypatch.setattr(cogs.clicks, "ANSWER_BY", 2.5)
+    monkeypatch.setattr(live_clicks(), "ANSWER_BY", 2.5)
     h, user, board = await game_of_two(fake, fake_guild, bot_runner, tmp_path / "uno.db")
 
     since = len(fake.traffic.log)
@@ -90,7 +90,7 @@ async def test_a_picture_drawn_late_is_shown_after_the_acknowledgement(
 ) -> None:
     fake = fake_discord
     h, user, board = await game_of_two(fake, fake_guild, bot_runner, tmp_path / "uno.db")
-    monkeypatch.setattr(cogs.clicks, "ANSWER_BY", 0.0)  # no picture is ever in time
+    monkeypatch.setattr(live_clicks(), "ANSWER_BY", 0.0)  # no picture is ever in time
 
     since = len(fake.traffic.log)
     itx = await fake.click(user, board, board.button("Show my hand"))
@@ -112,11 +112,11 @@ async def test_a_picture_drawn_late_is_shown_after_the_acknowledgement(
 
 
 def test_a_click_waits_for_its_picture_only_what_is_left_of_discords_time() -> None:
-    by = cogs.clicks.ANSWER_BY
-    assert cogs.clicks.answer_wait(100.0, 100.0) == by  # just made: the whole time
-    assert cogs.clicks.answer_wait(100.0, 100.0 + by - 0.5) == pytest.approx(0.5)
-    assert cogs.clicks.answer_wait(100.0, 100.0 + by + 1.0) == 0.0  # too late: at once
-    assert cogs.clicks.answer_wait(100.0, 90.0) == by  # a clock behind Discord's: no longer
+    by = cogs.uno.clicks.ANSWER_BY
+    assert cogs.uno.clicks.answer_wait(100.0, 100.0) == by  # just made: the whole time
+    assert cogs.uno.clicks.answer_wait(100.0, 100.0 + by - 0.5) == pytest.approx(0.5)
+    assert cogs.uno.clicks.answer_wait(100.0, 100.0 + by + 1.0) == 0.0  # too late: at once
+    assert cogs.uno.clicks.answer_wait(100.0, 90.0) == by  # a clock behind Discord's: no longer
 
 
 async def test_a_click_that_reaches_the_bot_late_is_acknowledged_at_once(
@@ -131,7 +131,7 @@ async def test_a_click_that_reaches_the_bot_late_is_acknowledged_at_once(
     # The bot reads every click as made ten seconds ago, as if it had waited that long in a
     # busy bot's queue: nothing is left of the time to answer with the picture.
     late = SimpleNamespace(time=lambda: time.time() + 10.0)
-    monkeypatch.setattr(cogs.clicks, "time", late)
+    monkeypatch.setattr(live_clicks(), "time", late)
 
     since = len(fake.traffic.log)
     itx = await fake.click(user, board, board.button("Show my hand"))

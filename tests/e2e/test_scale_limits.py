@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 from discord import ui
 
-import cogs.clicks
 from bot.engine.cards import Edition
 from bot.render import edition_cards
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
 from tests.e2e.test_uno_match import lobby_and_start, play_turn
-from tests.e2e.uno_helpers import open_hand, settle, start_bot, table_message
+from tests.e2e.uno_helpers import live_clicks, open_hand, settle, start_bot, table_message
 
 
 def view_timeouts() -> list[asyncio.Task[object]]:
@@ -81,7 +80,7 @@ async def test_the_renderer_is_warmed_up_at_start_in_the_background(
         asked.append(tuple(editions))
         return [partial(done.append, i) for i in range(3)]
 
-    monkeypatch.setattr(cogs.clicks, "warm_up_steps", steps)
+    monkeypatch.setattr(live_clicks(), "warm_up_steps", steps)
     h = await start_bot(
         fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel, seed=4
     )

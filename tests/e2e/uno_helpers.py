@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from bot.client import UnoBot
 from bot.config import Secret, Settings
 from bot.storage import Storage
 from bot.tables.scheduler import ManualScheduler
+from cogs.errors import UnoTree
 from cogs.ui.board import TableBoard
 from fake_discord import BotRunner, FakeChannel, FakeDiscord, FakeMessage, FakeUser, RunningBot
 from fake_discord.commands import CommandRegistry
@@ -60,6 +63,7 @@ async def start_bot(
     scheduler = scheduler or ManualScheduler()
     bot = UnoBot(
         Settings(token=Secret(fake.token), database_path=db_path),
+        tree=UnoTree,
         storage=storage,
         scheduler=scheduler,
         rng=random.Random(seed),
@@ -70,6 +74,12 @@ async def start_bot(
     )
     running = await runner.start(bot)
     return Harness(fake, runner, bot, running, scheduler, storage, channel)
+
+
+def live_clicks() -> ModuleType:
+    """The cogs.uno.clicks module the bot runs (or will load): discord.py drops an extension's
+    modules when a bot closes, so one imported by a test module may no longer be the live one."""
+    return importlib.import_module("cogs.uno.clicks")
 
 
 def board(bot: UnoBot) -> TableBoard:

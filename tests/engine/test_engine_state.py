@@ -210,7 +210,7 @@ def test_a_generator_is_saved_packed_and_older_saves_still_load() -> None:
     import json
     import random
 
-    from bot.engine.saving import rng_from_json, rng_to_json
+    from bot.engine.state import rng_from_json, rng_to_json
 
     rng = random.Random(42)
     rng.random()

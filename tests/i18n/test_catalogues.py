@@ -13,8 +13,8 @@ from babel.messages.pofile import read_po
 
 from bot.i18n import SUPPORTED, TRANSLATED
 from bot.i18n.catalog import TEMPLATE, po_path, read_catalog
-from cogs.catalogue import build, message_set, render
-from cogs.translator import DESCRIPTION_MAX, NAME_CONTEXT, all_command_texts, valid_name
+from cogs.catalogue import all_command_texts, build, message_set, render
+from cogs.translator import DESCRIPTION_MAX, NAME_CONTEXT, valid_name
 
 # The nine languages besides English the bot ships, as Babel names them. A language is added
 # here and in bot/i18n/locales.py together.

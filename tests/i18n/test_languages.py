@@ -14,7 +14,8 @@ from bot.i18n.game_words import card_name
 from bot.i18n.pictures import picture_words
 from bot.render.words import ENGLISH
 from bot.tables.narrate import narrate
-from bot.tables.notes import TableError, note
+from bot.tables.notes import note
+from bot.tables.refusals import TableError
 from bot.tables.tablelog import LogEntry
 from cogs import translator
 from cogs.translator import CatalogueTranslator, fits, localize

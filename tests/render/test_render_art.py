@@ -58,7 +58,7 @@ def test_unknown_card_code_is_refused() -> None:
 
 
 def test_fonts_load_from_the_package_with_their_licence() -> None:
-    folder = files("bot.render") / "card_art"
+    folder = files("card_art")
     for name in (*fonts.FONT_FILES.values(), fonts.LICENSE_FILE):
         assert (folder / name).is_file()
     for bold in (True, False):
@@ -69,12 +69,13 @@ def test_fonts_load_from_the_package_with_their_licence() -> None:
 def test_the_package_data_spec_ships_the_fonts() -> None:
     """A non-editable install gets card_art/: pyproject declares every file of it."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    patterns = config["package-data"]["bot.render"]
-    folder = ROOT / "bot" / "render" / "card_art"
-    shipped = sorted(p.name for p in folder.iterdir())
-    assert {*fonts.FONT_FILES.values(), fonts.LICENSE_FILE} <= set(shipped)
+    patterns = config["package-data"]["card_art"]
+    assert any(fnmatch.fnmatch("card_art", p) for p in config["packages"]["find"]["include"])
+    folder = ROOT / "card_art"
+    shipped = sorted(p.name for p in folder.iterdir() if p.suffix != ".py" and p.is_file())
+    assert {*fonts.FONT_FILES.values(), fonts.LICENSE_FILE, "palettes.toml"} <= set(shipped)
     for name in shipped:
-        assert any(fnmatch.fnmatch(f"card_art/{name}", p) for p in patterns), name
+        assert any(fnmatch.fnmatch(name, p) for p in patterns), name
 
 
 @pytest.mark.parametrize(

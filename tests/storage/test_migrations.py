@@ -6,12 +6,11 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import aiosqlite
 import pytest
 
 from bot.storage import Storage, StorageError
 from bot.storage.migrations import latest_version, load_migrations, split_statements
-from bot.storage.postgres import PostgresStorage
-from bot.storage.sqlite import SQLiteStorage
 
 from .conftest import StorageOpener
 from .factories import RawDatabase, make_match
@@ -31,9 +30,7 @@ TABLES = {
 
 async def open_at(target: str, version: int) -> Storage:
     """A Storage migrated only up to ``version`` (to build an older database)."""
-    if target.startswith("postgresql://"):
-        return await PostgresStorage.connect(target, upto=version)
-    return await SQLiteStorage.connect(target, upto=version)
+    return await Storage.open(target, upto=version)
 
 
 async def table_names(raw: RawDatabase) -> set[str]:
@@ -226,13 +223,15 @@ async def test_sqlite_file_is_created_in_wal_mode(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("backend", ["sqlite"])
 async def test_sqlite_connection_pragmas(storage: Storage) -> None:
-    assert isinstance(storage, SQLiteStorage)
+    assert storage.backend == "sqlite"
 
-    def pragmas(conn: sqlite3.Connection) -> list[int]:
+    async def pragmas(conn: aiosqlite.Connection) -> list[int]:
         names = ("foreign_keys", "synchronous", "busy_timeout")
-        return [conn.execute(f"PRAGMA {name}").fetchone()[0] for name in names]
+        return [(await conn.execute_fetchall(f"PRAGMA {name}"))[0][0] for name in names]  # type: ignore[index]
 
-    assert await storage._run(pragmas, "read pragmas", write=False) == [1, 1, 5000]  # 1: NORMAL
+    # The settings belong to the bot's own connection: read them through it.
+    read = storage._backend.run(pragmas, "read pragmas", write=False, mode="statement")
+    assert await read == [1, 1, 5000]  # 1: NORMAL
 
 
 async def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from bot.engine.cards import Edition
 from bot.storage import Storage, shard_of
 from bot.tables.commands import Cancel, Join, Start
 from bot.tables.manager import TableManager
-from bot.tables.notes import TableError
+from bot.tables.refusals import TableError
 from bot.tables.scheduler import ManualScheduler
 from tests.tables.test_manager import legal, user_at, who
 

@@ -14,6 +14,7 @@ from bot.engine import PRESETS, Action, HouseRules, RuleSet
 from bot.engine.cards import CARD_INDEX, CODES, COLOR_INDEX, Edition
 from bot.engine.game import Phase
 from bot.engine.house import Stack
+from bot.engine.stalemate import stall_winner, stalled
 from bot.storage import Storage
 from bot.tables.commands import (
     ANY_SEAT,
@@ -29,10 +30,9 @@ from bot.tables.commands import (
 from bot.tables.house_words import explain, rules_line
 from bot.tables.manager import TableManager
 from bot.tables.narrate import narrate
-from bot.tables.notes import StaleClick, TableError
+from bot.tables.refusals import StaleClick, TableError
 from bot.tables.scheduler import ManualScheduler
 from bot.tables.snapshot import hand_of
-from bot.tables.stalemate import stall_winner, stalled
 from bot.tables.table import Status, Table
 from bot.tables.tablelog import LogEntry
 from tests.arrange import give, hand_of_exactly, put_on_top

@@ -29,7 +29,7 @@ from bot.tables.commands import (
     Start,
 )
 from bot.tables.manager import TableManager
-from bot.tables.notes import StaleClick, TableError
+from bot.tables.refusals import StaleClick, TableError
 from bot.tables.scheduler import ManualScheduler
 from bot.tables.snapshot import TableSnapshot, snapshot_of
 from bot.tables.table import Status, Table

@@ -11,7 +11,7 @@ from bot.engine import RuleSet, Scoring
 from bot.engine.cards import Edition
 from bot.tables.commands import Actor, Cancel
 from bot.tables.manager import TableManager
-from bot.tables.notes import TableError
+from bot.tables.refusals import TableError
 from bot.tables.scheduler import ManualScheduler
 from bot.tables.table import Seat, Status
 

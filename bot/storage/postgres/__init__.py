@@ -1,5 +1,5 @@
 """The PostgreSQL backend: a database server that several bot processes share."""
 
-from .storage import PostgresStorage
+from .backend import PostgresBackend
 
-__all__ = ["PostgresStorage"]
+__all__ = ["PostgresBackend"]

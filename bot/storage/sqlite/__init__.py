@@ -1,5 +1,5 @@
 """The SQLite backend: a file on a local disk, the default."""
 
-from .storage import SQLiteStorage
+from .backend import SQLiteBackend
 
-__all__ = ["SQLiteStorage"]
+__all__ = ["SQLiteBackend"]

@@ -1,13 +1,14 @@
 """SQLite league: seasons, recording matches, leaderboards, stats, history, export, forget-me.
 
-Every function runs on the worker thread inside one transaction opened by SQLiteStorage; writes
-use BEGIN IMMEDIATE, which serialises them across processes too.
+The backend runs each function as its mode says (a write transaction begins IMMEDIATE, which
+serialises a server's league writes across processes too). Statements that need nothing from
+each other go to aiosqlite's thread together, so an operation waits for it two or three times,
+not once per statement.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 from ..errors import Rollback, stale_table
@@ -42,6 +43,7 @@ from ..rows import (
     summary_from,
 )
 from .settings import get_settings
+from .sql import Conn, Row, changed, fetch, one, together
 
 # Hands out the server's next match number and counts house-ruled matches.
 _TAKE_NUMBER = """
@@ -51,18 +53,24 @@ ON CONFLICT (guild_id) DO UPDATE SET
 RETURNING last_number, house_matches
 """
 
-_CONTEXT = """
-SELECT (SELECT MAX(season) FROM seasons WHERE guild_id = ?1),
-       (SELECT computers_rated FROM guild_settings WHERE guild_id = ?1),
-       (SELECT rate_house_rules FROM guild_settings WHERE guild_id = ?1)
-"""
 
-_INSERT_MATCH = """
+def _season(guild: str) -> str:
+    """The season new matches count toward (the implicit first one when none was started)."""
+    return f"COALESCE((SELECT MAX(season) FROM seasons WHERE guild_id = {guild}), 1)"
+
+
+# Numbered before _TAKE_NUMBER moves the counter, in the same batch; no row for a replay.
+_INSERT_MATCH = f"""
 INSERT INTO matches (match_uid, guild_id, number, season, channel_id, edition, scoring, target,
                      started_at, finished_at, rounds, round_winners, events, house_rules)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES (?1, ?2,
+        COALESCE((SELECT last_number FROM league_guilds WHERE guild_id = ?2), 0) + 1,
+        {_season("?2")}, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
 ON CONFLICT (match_uid) DO NOTHING
+RETURNING match_id, number, season
 """
+
+_RATING_SETTINGS = "SELECT computers_rated, rate_house_rules FROM guild_settings WHERE guild_id = ?"
 
 _INSERT_SEAT = f"""
 INSERT INTO match_players (match_id, {RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -134,42 +142,51 @@ def _json(value: Any) -> str:
 # ----- seasons -----
 
 
-def current_season(conn: sqlite3.Connection, guild_id: int) -> Season:
+async def current_season(conn: Conn, guild_id: int) -> Season:
     """The season new matches count toward."""
-    row = conn.execute(
+    row = await one(
+        conn,
         f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY season DESC LIMIT 1",
         (guild_id,),
-    ).fetchone()
+    )
     return season_from(guild_id, row)
 
 
-def list_seasons(conn: sqlite3.Connection, guild_id: int) -> list[Season]:
+async def list_seasons(conn: Conn, guild_id: int) -> list[Season]:
     """Every season, oldest first (the implicit season 1 when none was started)."""
-    rows = conn.execute(
-        f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY season", (guild_id,)
-    ).fetchall()
+    rows = await fetch(
+        conn,
+        f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY season",
+        (guild_id,),
+    )
     return [season_from(guild_id, row) for row in rows] or [season_from(guild_id, None)]
 
 
-def start_season(conn: sqlite3.Connection, guild_id: int, name: str | None, now: float) -> Season:
+async def start_season(conn: Conn, guild_id: int, name: str | None, now: float) -> Season:
     """End the current season and start the next."""
-    current = current_season(conn, guild_id)
+    current = await current_season(conn, guild_id)
+    season = Season(guild_id, current.number + 1, name, now, None)
+    calls = []
     if current.started_at is None and current.number == 1:
         # The implicit first season gets its row now, so it can carry an end time.
-        conn.execute(
-            "INSERT OR IGNORE INTO seasons (guild_id, season, name, started_at, ended_at) "
-            "VALUES (?, 1, NULL, NULL, NULL)",
-            (guild_id,),
+        calls.append(
+            conn.execute(
+                "INSERT OR IGNORE INTO seasons (guild_id, season, name, started_at, ended_at) "
+                "VALUES (?, 1, NULL, NULL, NULL)",
+                (guild_id,),
+            )
         )
-    conn.execute(
-        "UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND season = ?",
-        (now, guild_id, current.number),
-    )
-    season = Season(guild_id, current.number + 1, name, now, None)
-    conn.execute(
-        "INSERT INTO seasons (guild_id, season, name, started_at, ended_at) "
-        "VALUES (?, ?, ?, ?, NULL)",
-        (guild_id, season.number, name, now),
+    await together(
+        *calls,
+        conn.execute(
+            "UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND season = ?",
+            (now, guild_id, current.number),
+        ),
+        conn.execute(
+            "INSERT INTO seasons (guild_id, season, name, started_at, ended_at) "
+            "VALUES (?, ?, ?, ?, NULL)",
+            (guild_id, season.number, name, now),
+        ),
     )
     return season
 
@@ -177,8 +194,8 @@ def start_season(conn: sqlite3.Connection, guild_id: int, name: str | None, now:
 # ----- recording a match -----
 
 
-def record_match(
-    conn: sqlite3.Connection,
+async def record_match(
+    conn: Conn,
     record: MatchRecord,
     table_id: str | None,
     table_version: int | None,
@@ -187,92 +204,97 @@ def record_match(
     guild = record.guild_id
     went_out = round_winners(record)
     house = 0 if record.official else 1
-    [(number, house_matches)] = conn.execute(_TAKE_NUMBER, (guild, house)).fetchall()
-    season, computers_rated, rate_house_rules = conn.execute(_CONTEXT, (guild,)).fetchone()
+    users = [p.user_id for p in record.players]
+    marks = ", ".join("?" * len(users))
+    match_params = (
+        record.match_uid,
+        guild,
+        record.channel_id,
+        record.edition,
+        record.scoring,
+        record.target,
+        record.started_at,
+        record.finished_at,
+        _json(record.rounds),
+        _json(went_out),
+        _json(record.events),
+        house_rules_json(record.house_rules),
+    )
+    # Nothing here needs another's result: one wait for all of them.
+    inserted, taken, rating_settings, ratings, dropped = await together(
+        fetch(conn, _INSERT_MATCH, match_params),
+        fetch(conn, _TAKE_NUMBER, (guild, house)),
+        one(conn, _RATING_SETTINGS, (guild,)),
+        # Current ratings of the players in every scope; newcomers start fresh.
+        fetch(
+            conn,
+            "SELECT season, official_only, user_id, mu, sigma, ordinal FROM standings "
+            f"WHERE guild_id = ?1 AND season IN ({_season('?1')}, ?2) AND user_id IN ({marks})",
+            (guild, ALL_TIME, *users),
+        ),
+        _drop_table(conn, table_id, table_version),
+    )
+    if not inserted:
+        raise Rollback(False)  # already recorded: undo the number taken and the table dropped
+    if not dropped:
+        stored = await one(conn, "SELECT version FROM live_tables WHERE table_id = ?", (table_id,))
+        assert table_version is not None  # only a version-guarded drop can miss
+        raise stale_table(str(table_id), None if stored is None else stored[0], table_version)
+    [(match_id, number, season)] = inserted
+    [(last_number, house_matches)] = taken
+    assert number == last_number  # numbered from the counter before it moved
+    computers_rated, rate_house_rules = rating_settings or (None, None)
     context = LeagueContext(
-        season=season or 1,
+        season=season,
         computers_rated=bool(computers_rated),
         rate_house_rules=bool(rate_house_rules),
         split=house_matches > 0,
     )
-    cursor = conn.execute(
-        _INSERT_MATCH,
-        (
-            record.match_uid,
-            guild,
-            number,
-            context.season,
-            record.channel_id,
-            record.edition,
-            record.scoring,
-            record.target,
-            record.started_at,
-            record.finished_at,
-            _json(record.rounds),
-            _json(went_out),
-            _json(record.events),
-            house_rules_json(record.house_rules),
-        ),
-    )
-    if cursor.rowcount == 0:
-        raise Rollback(False)  # already recorded: undo the number taken above
-    match_id = cursor.lastrowid
-    if house and house_matches == 1:
-        conn.execute(_SPLIT_OFFICIAL, (guild,))
-        conn.execute(_SPLIT_COUNTS, (guild,))
-
-    # Current ratings of the players in every scope; newcomers start fresh.
-    users = [p.user_id for p in record.players]
-    current: dict[StandingKey, Skill] = {}
-    marks = ", ".join("?" * len(users))
-    for scope, official_only, user_id, mu, sigma, ordinal in conn.execute(
-        "SELECT season, official_only, user_id, mu, sigma, ordinal FROM standings "
-        f"WHERE guild_id = ? AND season IN (?, ?) AND user_id IN ({marks})",
-        (guild, context.season, ALL_TIME, *users),
-    ):
-        current[scope, bool(official_only), user_id] = Skill(mu, sigma, ordinal)
+    current: dict[StandingKey, Skill] = {
+        (scope, bool(official_only), user_id): Skill(mu, sigma, ordinal)
+        for scope, official_only, user_id, mu, sigma, ordinal in ratings
+    }
     writes = plan_match(record, context, current, went_out)
 
-    conn.executemany(_INSERT_SEAT, [(match_id, *seat) for seat in writes.seats])
-    conn.executemany(_UPSERT_NAME, writes.names)
-    conn.executemany(_UPSERT_STANDING, writes.standings)
+    calls = []
+    if house and house_matches == 1:
+        calls += [conn.execute(_SPLIT_OFFICIAL, (guild,)), conn.execute(_SPLIT_COUNTS, (guild,))]
+    calls += [
+        conn.executemany(_INSERT_SEAT, [(match_id, *seat) for seat in writes.seats]),
+        conn.executemany(_UPSERT_NAME, writes.names),
+        conn.executemany(_UPSERT_STANDING, writes.standings),
+    ]
     if writes.newcomers:
-        conn.executemany(_COUNT_NEWCOMERS, writes.newcomers)
-    if table_id is not None:
-        _drop_table(conn, table_id, table_version)
+        calls.append(conn.executemany(_COUNT_NEWCOMERS, writes.newcomers))
+    await together(*calls)
     return True
 
 
-def _drop_table(conn: sqlite3.Connection, table_id: str, version: int | None) -> None:
-    """The finished table goes with its match; at the version the recorder saw, if given."""
+async def _drop_table(conn: Conn, table_id: str | None, version: int | None) -> bool:
+    """The finished table goes with its match (at the version the recorder saw, if given);
+    False when that version is no longer the stored one."""
+    if table_id is None:
+        return True
     if version is None:
-        conn.execute("DELETE FROM live_tables WHERE table_id = ?", (table_id,))
-        return
-    cursor = conn.execute(
-        "DELETE FROM live_tables WHERE table_id = ? AND version = ?", (table_id, version)
-    )
-    if cursor.rowcount == 0:
-        row = conn.execute(
-            "SELECT version FROM live_tables WHERE table_id = ?", (table_id,)
-        ).fetchone()
-        raise stale_table(table_id, None if row is None else row[0], version)
+        await conn.execute("DELETE FROM live_tables WHERE table_id = ?", (table_id,))
+        return True
+    sql = "DELETE FROM live_tables WHERE table_id = ? AND version = ?"
+    return await changed(conn, sql, (table_id, version)) > 0
 
 
 # ----- reading the league -----
 
 
-def _official_key(conn: sqlite3.Connection, guild_id: int, official_only: bool) -> int:
+async def _official_key(conn: Conn, guild_id: int, official_only: bool) -> int:
     """The standings rows to read: official-only rows exist once a house-ruled match did."""
     if not official_only:
         return 0
-    row = conn.execute(
-        "SELECT house_matches FROM league_guilds WHERE guild_id = ?", (guild_id,)
-    ).fetchone()
+    row = await one(conn, "SELECT house_matches FROM league_guilds WHERE guild_id = ?", (guild_id,))
     return 1 if row is not None and row[0] > 0 else 0
 
 
-def leaderboard(
-    conn: sqlite3.Connection,
+async def leaderboard(
+    conn: Conn,
     guild_id: int,
     season: int | None,
     scope: int,
@@ -283,21 +305,25 @@ def leaderboard(
     official_only: bool,
 ) -> LeaderboardPage:
     """A page of standings and the number of ranked players."""
-    key = _official_key(conn, guild_id, official_only)
+    key = await _official_key(conn, guild_id, official_only)
     # One walk of the sort's index that stops after offset + limit rows, names looked up on
     # the way (cheaper in SQLite than a subquery for the page and a second sort).
-    rows = conn.execute(
-        f"SELECT {BOARD_COLUMNS} FROM standings s LEFT JOIN player_names n "
-        "ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
-        "WHERE s.guild_id = ? AND s.season = ? AND s.official_only = ? "
-        f"ORDER BY {order} LIMIT ? OFFSET ?",
-        (guild_id, scope, key, limit, offset),
-    ).fetchall()
-    counted = conn.execute(
-        "SELECT players FROM standings_counts "
-        "WHERE guild_id = ? AND season = ? AND official_only = ?",
-        (guild_id, scope, key),
-    ).fetchone()
+    rows, counted = await together(
+        fetch(
+            conn,
+            f"SELECT {BOARD_COLUMNS} FROM standings s LEFT JOIN player_names n "
+            "ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
+            "WHERE s.guild_id = ? AND s.season = ? AND s.official_only = ? "
+            f"ORDER BY {order} LIMIT ? OFFSET ?",
+            (guild_id, scope, key, limit, offset),
+        ),
+        one(
+            conn,
+            "SELECT players FROM standings_counts "
+            "WHERE guild_id = ? AND season = ? AND official_only = ?",
+            (guild_id, scope, key),
+        ),
+    )
     return LeaderboardPage(
         guild_id=guild_id,
         season=season,
@@ -309,8 +335,8 @@ def leaderboard(
     )
 
 
-def player_stats(
-    conn: sqlite3.Connection,
+async def player_stats(
+    conn: Conn,
     guild_id: int,
     user_id: int,
     season: int | None,
@@ -318,116 +344,132 @@ def player_stats(
     official_only: bool,
 ) -> PlayerStats | None:
     """A member's standing and rank by rating."""
-    key = _official_key(conn, guild_id, official_only)
-    row = conn.execute(
-        f"SELECT {STATS_COLUMNS} FROM standings s LEFT JOIN player_names n "
+    key = await _official_key(conn, guild_id, official_only)
+    # The rank in the same statement: two range counts on standings_by_rating (one OR
+    # condition would make SQLite, with statistics, merge two index scans into a rowset, ten
+    # times slower), run once for the one row found.
+    row = await one(
+        conn,
+        f"SELECT {STATS_COLUMNS}, (SELECT COUNT(*) FROM standings a WHERE a.guild_id = ?1 "
+        "AND a.season = ?2 AND a.official_only = ?3 AND a.ordinal > s.ordinal) + "
+        "(SELECT COUNT(*) FROM standings a WHERE a.guild_id = ?1 AND a.season = ?2 "
+        "AND a.official_only = ?3 AND a.ordinal = s.ordinal AND a.user_id < ?4) "
+        "FROM standings s LEFT JOIN player_names n "
         "ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
-        "WHERE s.guild_id = ? AND s.season = ? AND s.official_only = ? AND s.user_id = ?",
+        "WHERE s.guild_id = ?1 AND s.season = ?2 AND s.official_only = ?3 AND s.user_id = ?4",
         (guild_id, scope, key, user_id),
-    ).fetchone()
+    )
     if row is None:
         return None
-    # Two range counts on standings_by_rating; one OR condition would make SQLite (with
-    # statistics) merge two index scans into a rowset, ten times slower.
-    ahead = conn.execute(
-        "SELECT (SELECT COUNT(*) FROM standings WHERE guild_id = ?1 AND season = ?2 "
-        "AND official_only = ?5 AND ordinal > ?3) + (SELECT COUNT(*) FROM standings "
-        "WHERE guild_id = ?1 AND season = ?2 AND official_only = ?5 AND ordinal = ?3 "
-        "AND user_id < ?4)",
-        (guild_id, scope, row[7], user_id, key),
-    ).fetchone()[0]
-    return stats_from(guild_id, user_id, season, official_only, row, ahead)
+    return stats_from(guild_id, user_id, season, official_only, row[:-1], row[-1])
 
 
-def _seats(conn: sqlite3.Connection, match_ids: list[int]) -> dict[int, list[PlayerResult]]:
-    seats: dict[int, list[PlayerResult]] = {match_id: [] for match_id in match_ids}
-    marks = ", ".join("?" * len(match_ids))
-    for row in conn.execute(
-        f"SELECT match_id, {RESULT_COLUMNS} FROM match_players "
-        f"WHERE match_id IN ({marks}) ORDER BY match_id, seat",
-        match_ids,
-    ):
-        seats[row[0]].append(result_from(row[1:]))
+def _by_match(rows: list[Row]) -> dict[int, list[PlayerResult]]:
+    """Seats (match_id, then RESULT_COLUMNS) grouped by match, in seat order."""
+    seats: dict[int, list[PlayerResult]] = {}
+    for row in rows:
+        seats.setdefault(row[0], []).append(result_from(row[1:]))
     return seats
 
 
-def recent_matches(
-    conn: sqlite3.Connection, guild_id: int, limit: int, offset: int
-) -> list[MatchSummary]:
+_SEATS = f"SELECT match_id, {RESULT_COLUMNS} FROM match_players WHERE match_id IN "
+
+
+async def recent_matches(conn: Conn, guild_id: int, limit: int, offset: int) -> list[MatchSummary]:
     """The server's matches, newest number first."""
-    rows = conn.execute(
-        "SELECT match_id, number, season, edition, scoring, started_at, finished_at, "
-        "json_array_length(rounds), house_rules FROM matches WHERE guild_id = ? "
-        "ORDER BY number DESC LIMIT ? OFFSET ?",
-        (guild_id, limit, offset),
-    ).fetchall()
-    if not rows:
-        return []
-    seats = _seats(conn, [row[0] for row in rows])
-    return [summary_from(row[1:], seats[row[0]]) for row in rows]
+    page = "FROM matches WHERE guild_id = ? ORDER BY number DESC LIMIT ? OFFSET ?"
+    rows, seats = await together(
+        fetch(
+            conn,
+            "SELECT match_id, number, season, edition, scoring, started_at, finished_at, "
+            f"json_array_length(rounds), house_rules {page}",
+            (guild_id, limit, offset),
+        ),
+        fetch(
+            conn,
+            f"{_SEATS}(SELECT match_id {page}) ORDER BY match_id, seat",
+            (guild_id, limit, offset),
+        ),
+    )
+    by_match = _by_match(seats)
+    return [summary_from(row[1:], by_match.get(row[0], [])) for row in rows]
 
 
-def match_detail(conn: sqlite3.Connection, guild_id: int, number: int) -> MatchDetail | None:
+async def _detail(conn: Conn, where: str, params: tuple[Any, ...]) -> MatchDetail | None:
+    row, seats = await together(
+        one(conn, f"SELECT match_id, {DETAIL_COLUMNS} FROM matches WHERE {where}", params),
+        fetch(conn, f"{_SEATS}(SELECT match_id FROM matches WHERE {where}) ORDER BY seat", params),
+    )
+    if row is None:
+        return None
+    return detail_from(row[1:], [result_from(seat[1:]) for seat in seats])
+
+
+async def match_detail(conn: Conn, guild_id: int, number: int) -> MatchDetail | None:
     """One match by the server's number."""
-    row = conn.execute(
-        f"SELECT match_id, {DETAIL_COLUMNS} FROM matches WHERE guild_id = ? AND number = ?",
-        (guild_id, number),
-    ).fetchone()
-    if row is None:
-        return None
-    return detail_from(row[1:], _seats(conn, [row[0]])[row[0]])
+    return await _detail(conn, "guild_id = ? AND number = ?", (guild_id, number))
 
 
-def match_by_uid(conn: sqlite3.Connection, guild_id: int, match_uid: str) -> MatchDetail | None:
+async def match_by_uid(conn: Conn, guild_id: int, match_uid: str) -> MatchDetail | None:
     """One match by the uid it was recorded under."""
-    row = conn.execute(
-        f"SELECT match_id, {DETAIL_COLUMNS} FROM matches WHERE guild_id = ? AND match_uid = ?",
-        (guild_id, match_uid),
-    ).fetchone()
-    if row is None:
-        return None
-    return detail_from(row[1:], _seats(conn, [row[0]])[row[0]])
+    return await _detail(conn, "guild_id = ? AND match_uid = ?", (guild_id, match_uid))
 
 
-def export_guild(conn: sqlite3.Connection, guild_id: int, now: float) -> dict[str, Any]:
+async def export_guild(conn: Conn, guild_id: int, now: float) -> dict[str, Any]:
     """Everything of one server, read in one snapshot."""
-    settings = get_settings(conn, guild_id)
-    seasons = conn.execute(
-        f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY season", (guild_id,)
-    ).fetchall()
-    names = conn.execute(
-        "SELECT user_id, name FROM player_names WHERE guild_id = ? ORDER BY user_id", (guild_id,)
-    ).fetchall()
-    standings = conn.execute(
-        f"SELECT {EXPORT_STANDING_COLUMNS} FROM standings s "
-        "LEFT JOIN player_names n ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
-        "WHERE s.guild_id = ? ORDER BY s.season, s.official_only, s.ordinal DESC, s.user_id",
-        (guild_id,),
-    ).fetchall()
-    matches = conn.execute(
-        f"SELECT {EXPORT_MATCH_COLUMNS} FROM matches WHERE guild_id = ? ORDER BY number",
-        (guild_id,),
-    ).fetchall()
     result_columns = ", ".join("p." + column for column in RESULT_COLUMNS.split(", "))
-    seats = conn.execute(
-        f"SELECT p.match_id, {result_columns} FROM match_players p "
-        "JOIN matches m ON m.match_id = p.match_id WHERE m.guild_id = ? "
-        "ORDER BY p.match_id, p.seat",
-        (guild_id,),
-    ).fetchall()
+    settings, seasons, names, standings, matches, seats = await together(
+        get_settings(conn, guild_id),
+        fetch(
+            conn,
+            f"SELECT {_SEASON_COLUMNS} FROM seasons WHERE guild_id = ? ORDER BY season",
+            (guild_id,),
+        ),
+        fetch(
+            conn,
+            "SELECT user_id, name FROM player_names WHERE guild_id = ? ORDER BY user_id",
+            (guild_id,),
+        ),
+        fetch(
+            conn,
+            f"SELECT {EXPORT_STANDING_COLUMNS} FROM standings s "
+            "LEFT JOIN player_names n ON n.guild_id = s.guild_id AND n.user_id = s.user_id "
+            "WHERE s.guild_id = ? ORDER BY s.season, s.official_only, s.ordinal DESC, s.user_id",
+            (guild_id,),
+        ),
+        fetch(
+            conn,
+            f"SELECT {EXPORT_MATCH_COLUMNS} FROM matches WHERE guild_id = ? ORDER BY number",
+            (guild_id,),
+        ),
+        fetch(
+            conn,
+            f"SELECT p.match_id, {result_columns} FROM match_players p "
+            "JOIN matches m ON m.match_id = p.match_id WHERE m.guild_id = ? "
+            "ORDER BY p.match_id, p.seat",
+            (guild_id,),
+        ),
+    )
     return export_document(guild_id, now, settings, seasons, names, standings, matches, seats)
 
 
-def forget_user(conn: sqlite3.Connection, guild_id: int, user_id: int) -> int:
+async def forget_user(conn: Conn, guild_id: int, user_id: int) -> int:
     """Anonymise a member's seats and delete their standings and name; rows changed."""
-    changed = conn.execute(
-        "UPDATE match_players SET user_id = ?, name = ? WHERE user_id = ? AND match_id IN "
-        "(SELECT match_id FROM matches WHERE guild_id = ?)",
-        (FORMER_PLAYER_ID, FORMER_PLAYER_NAME, user_id, guild_id),
-    ).rowcount
-    conn.execute(_UNCOUNT, (guild_id, user_id))
-    for table in ("standings", "player_names"):
-        changed += conn.execute(
-            f"DELETE FROM {table} WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        ).rowcount
-    return changed
+    seats, _, standings, names = await together(
+        changed(
+            conn,
+            "UPDATE match_players SET user_id = ?, name = ? WHERE user_id = ? AND match_id IN "
+            "(SELECT match_id FROM matches WHERE guild_id = ?)",
+            (FORMER_PLAYER_ID, FORMER_PLAYER_NAME, user_id, guild_id),
+        ),
+        conn.execute(_UNCOUNT, (guild_id, user_id)),  # before the standings go
+        changed(
+            conn, "DELETE FROM standings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        ),
+        changed(
+            conn,
+            "DELETE FROM player_names WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        ),
+    )
+    return int(seats + standings + names)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from typing import Literal
 
+from ..backend import Synchronous
 from ..errors import StorageError
 from ..migrations import load_migrations, split_statements
+from .sql import Conn, one
 
 log = logging.getLogger(__name__)
-
-Synchronous = Literal["NORMAL", "FULL"]
 
 
 def describe(error: sqlite3.Error) -> str:
@@ -31,25 +30,26 @@ def describe(error: sqlite3.Error) -> str:
     return text
 
 
-def schema_version(conn: sqlite3.Connection) -> int:
+async def schema_version(conn: Conn) -> int:
     """The schema version recorded in the file."""
-    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    row = await one(conn, "PRAGMA user_version")
+    return int(row[0]) if row else 0
 
 
-def prepare(
-    conn: sqlite3.Connection,
+async def prepare(
+    conn: Conn,
     *,
     path: str,
     synchronous: Synchronous,
     busy_ms: int,
     upto: int | None = None,
 ) -> None:
-    """Set the PRAGMAs and bring the schema up to date, or to version upto (on the worker)."""
-    conn.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
+    """Set the PRAGMAs and bring the schema up to date, or to version upto."""
+    await conn.execute(f"PRAGMA busy_timeout = {int(busy_ms)}")
     migrations = load_migrations("sqlite")
     latest = len(migrations) if upto is None else upto
     try:
-        version = schema_version(conn)
+        version = await schema_version(conn)
     except sqlite3.DatabaseError as error:
         raise StorageError(
             f"{path} is not an uno-bot database (SQLite says: {error}). "
@@ -64,22 +64,21 @@ def prepare(
     # against a crash of the process (kill -9, OOM): the WAL is in the OS cache and survives.
     # Only power loss or an OS crash can drop the last transactions, never corrupt the file;
     # FULL would fsync every click's save (see docs/performance.md, "Storage").
-    conn.execute("PRAGMA journal_mode = WAL").fetchone()
-    conn.execute(f"PRAGMA synchronous = {synchronous}")
-    conn.execute("PRAGMA foreign_keys = ON")
+    await one(conn, "PRAGMA journal_mode = WAL")
+    await conn.execute(f"PRAGMA synchronous = {synchronous}")
+    await conn.execute("PRAGMA foreign_keys = ON")
     for number, name, script in migrations[version:latest]:
-        conn.execute("BEGIN IMMEDIATE")
+        await conn.execute("BEGIN IMMEDIATE")
         try:
             # Another process may have migrated while we waited for the write lock.
-            if schema_version(conn) >= number:
-                conn.execute("COMMIT")
+            if await schema_version(conn) >= number:
+                await conn.execute("COMMIT")
                 continue
             for statement in split_statements(script):
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {number}")
-            conn.execute("COMMIT")
+                await conn.execute(statement)
+            await conn.execute(f"PRAGMA user_version = {number}")
+            await conn.execute("COMMIT")
         except BaseException:
-            if conn.in_transaction:
-                conn.rollback()
+            await conn.rollback()  # a no-op outside a transaction
             raise
         log.info("applied storage migration %s", name)

@@ -1,11 +1,10 @@
-"""SQLite guild settings (run on the worker thread)."""
+"""SQLite guild settings."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from ..models import GuildSettings
 from ..rows import SETTINGS_COLUMNS, settings_from, settings_params
+from .sql import Conn, one
 
 _SAVE = f"""
 INSERT INTO guild_settings (guild_id, {SETTINGS_COLUMNS})
@@ -21,14 +20,14 @@ ON CONFLICT (guild_id) DO UPDATE SET
 """
 
 
-def get_settings(conn: sqlite3.Connection, guild_id: int) -> GuildSettings:
+async def get_settings(conn: Conn, guild_id: int) -> GuildSettings:
     """A server's settings, or the defaults."""
-    row = conn.execute(
-        f"SELECT {SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = ?", (guild_id,)
-    ).fetchone()
+    row = await one(
+        conn, f"SELECT {SETTINGS_COLUMNS} FROM guild_settings WHERE guild_id = ?", (guild_id,)
+    )
     return settings_from(guild_id, row)
 
 
-def save_settings(conn: sqlite3.Connection, settings: GuildSettings) -> None:
+async def save_settings(conn: Conn, settings: GuildSettings) -> None:
     """Insert or replace a server's settings."""
-    conn.execute(_SAVE, settings_params(settings))
+    await conn.execute(_SAVE, settings_params(settings))

@@ -1,4 +1,4 @@
-"""The ``cogs.uno`` extension: the /uno command group with the game's commands, and its buttons.
+"""The /uno command group with the game's commands (``UnoCog``).
 
 The league and settings extensions add their commands to this group when they load.
 """
@@ -18,19 +18,17 @@ from bot.engine.rules import DEFAULT_TARGET
 from bot.storage import GuildSettings, StorageError
 from bot.tables.commands import EndGame, Kick, Leave, Look
 from bot.tables.names import safe_name
-from bot.tables.notes import TableError, note
+from bot.tables.notes import note
+from bot.tables.refusals import TableError
 from bot.tables.table import Status
+from cogs.about import about_text, project_url
+from cogs.lang import server_locale, table_lang, user_lang
+from cogs.replies import NO_PINGS, let_go, say
+from cogs.ui.ids import table_key
+from cogs.ui.lobby import lobby_view
+from cogs.ui.rules_text import EDITION_CHOICES, PRESET_CHOICES, help_text, rules_view
 
-from .about import about_text, project_url
 from .clicks import GameClicks, actor_of, threads_allowed
-from .group import ADMIN_GROUP, admin_group
-from .lang import server_locale, table_lang, user_lang
-from .replies import NO_PINGS, let_go, say
-from .translator import CatalogueTranslator
-from .ui.ids import table_key
-from .ui.items import DYNAMIC_ITEMS
-from .ui.lobby import lobby_view
-from .ui.rules_text import EDITION_CHOICES, PRESET_CHOICES, help_text, rules_view
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -282,18 +280,3 @@ def server_house(server: GuildSettings) -> HouseRules:
     except ValueError:
         log.warning("server %s has unreadable default house rules", server.guild_id)
         return HouseRules()
-
-
-async def setup(bot: UnoBot) -> None:
-    """Load the /uno and /uno-admin groups, register the game's buttons and localize the
-    commands."""
-    await bot.tree.set_translator(CatalogueTranslator())
-    await bot.add_cog(UnoCog(bot))
-    bot.tree.add_command(admin_group())
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
-
-
-async def teardown(bot: UnoBot) -> None:
-    bot.remove_dynamic_items(*DYNAMIC_ITEMS)
-    bot.tree.remove_command(ADMIN_GROUP)
-    await bot.tree.set_translator(None)

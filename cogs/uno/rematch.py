@@ -15,20 +15,18 @@ from bot.engine import HouseRules, RuleSet, Scoring
 from bot.engine.cards import Edition
 from bot.storage import FORMER_PLAYER_ID, GuildSettings, StorageError
 from bot.tables.commands import Actor, Cancel
-from bot.tables.manager import lobby_link
-from bot.tables.notes import TableError, note
+from bot.tables.manager import TableManager, lobby_link
+from bot.tables.notes import note
+from bot.tables.refusals import TableError
 from bot.tables.snapshot import SeatInfo, TableSnapshot
 from bot.tables.table import Seat, Status
-
-from .lang import server_locale, user_lang
-from .replies import NO_PINGS, say
-from .ui.ids import table_key
-from .ui.lobby import lobby_view
+from cogs.lang import server_locale, user_lang
+from cogs.replies import NO_PINGS, say
+from cogs.ui.ids import table_key
+from cogs.ui.lobby import lobby_view
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
-
-    from .clicks import GameClicks
 
     Itx = discord.Interaction[UnoBot]
 
@@ -55,8 +53,9 @@ class Finished:
 class Rematches:
     """Finished matches' setups (bounded) and the Rematch button's answer."""
 
-    def __init__(self, clicks: GameClicks) -> None:
-        self.clicks = clicks
+    def __init__(self, bot: UnoBot, manager: TableManager) -> None:
+        self.bot = bot
+        self.manager = manager
         self.finished: OrderedDict[str, Finished] = OrderedDict()
 
     def on_change(self, table: TableSnapshot) -> None:
@@ -78,7 +77,7 @@ class Rematches:
 
     async def press(self, interaction: Itx, table_id: str, actor: Actor) -> None:
         """The Rematch button of the finished table ``table_id``, pressed by ``actor``."""
-        manager = self.clicks.manager
+        manager = self.manager
         tongue = user_lang(interaction)
         opened = manager.rematch_for(table_id)
         if opened is not None:
@@ -91,7 +90,7 @@ class Rematches:
         if not finished.player(interaction.user.id):
             await say(interaction, note("rematch_players_only").render(tongue))
             return
-        channel = self.clicks.bot.get_channel(finished.channel_id)
+        channel = self.bot.get_channel(finished.channel_id)
         if not isinstance(channel, discord.TextChannel | discord.Thread | discord.VoiceChannel):
             await say(interaction, note("rematch_gone").render(tongue))
             return
@@ -138,7 +137,7 @@ class Rematches:
         """A finished match this process never saw (it finished before a restart), as the
         league recorded it: its seats (computers at the server's level) and options; the Wild
         Customizable's written rule is not recorded and is written again in the lobby."""
-        storage = self.clicks.bot.storage
+        storage = self.bot.storage
         guild_id = interaction.guild_id
         if storage is None or guild_id is None:
             return None
@@ -175,7 +174,7 @@ class Rematches:
         return finished
 
     async def _server(self, guild_id: int) -> GuildSettings:
-        storage = self.clicks.bot.storage
+        storage = self.bot.storage
         try:
             assert storage is not None
             return await storage.get_settings(guild_id)

@@ -37,20 +37,16 @@ from bot.tables.commands import (
 )
 from bot.tables.locks import KeyedLocks
 from bot.tables.manager import TableManager
-from bot.tables.notes import Note, StaleClick, TableError, note
+from bot.tables.notes import Note, note
+from bot.tables.refusals import StaleClick, TableError
 from bot.tables.snapshot import HandSnapshot, Outcome, TableSnapshot
 from bot.tables.table import Status
-
-from .house_rule import HouseRuleModal
-from .lang import user_lang
-from .latest_hands import LatestHands
-from .open_hands import Editor, OpenHands
-from .rematch import Rematches, threads_allowed_in
-from .replies import NO_PINGS, let_go, say
-from .ui.board import TableBoard
-from .ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
-from .ui.house import house_panel
-from .ui.ids import (
+from cogs.lang import user_lang
+from cogs.replies import NO_PINGS, let_go, say
+from cogs.ui.board import TableBoard
+from cogs.ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
+from cogs.ui.house import house_panel
+from cogs.ui.ids import (
     Broken,
     Click,
     OpenHouseRule,
@@ -60,8 +56,13 @@ from .ui.ids import (
     Rematch,
     TurnPage,
 )
-from .ui.lobby import lobby_view
-from .ui.pacer import ChannelPacer
+from cogs.ui.lobby import lobby_view
+from cogs.ui.pacer import ChannelPacer
+
+from .house_rule import HouseRuleModal
+from .latest_hands import LatestHands
+from .open_hands import Editor, OpenHands
+from .rematch import Rematches, threads_allowed_in
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -124,7 +125,7 @@ class GameClicks:
         self._tasks: set[asyncio.Task[None]] = set()
         self._lobbies: dict[str, TableSnapshot] = {}  # lobby messages waiting to be redrawn
         self.open_hands = OpenHands(self)
-        self.rematches = Rematches(self)
+        self.rematches = Rematches(bot, self.manager)
         self.latest = LatestHands()
         self.manager.subscribe(self.board.on_change)
         self.manager.subscribe(self.on_change)
@@ -351,7 +352,9 @@ class GameClicks:
         except TableError as exc:
             await say(interaction, refusal(interaction, exc))
             return
-        modal = HouseRuleModal(self, table_id, outcome.table.house_rule, user_lang(interaction))
+        modal = HouseRuleModal(
+            self.manager, table_id, outcome.table.house_rule, user_lang(interaction)
+        )
         await interaction.response.send_modal(modal)
 
     async def _open_house_rules(self, interaction: Itx, table_id: str) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import ui
@@ -11,14 +11,11 @@ from discord import ui
 from bot.engine.rules import HOUSE_RULE_MAX
 from bot.i18n import ENGLISH_LANG, Lang
 from bot.tables.commands import Actor, SetHouseRule
-from bot.tables.notes import TableError
-
-from .lang import user_lang
-from .replies import NO_PINGS, reply_privately, say, sorry
-from .ui.lobby import lobby_view
-
-if TYPE_CHECKING:
-    from .clicks import GameClicks
+from bot.tables.manager import TableManager
+from bot.tables.refusals import TableError
+from cogs.lang import user_lang
+from cogs.replies import NO_PINGS, reply_privately, say, sorry
+from cogs.ui.lobby import lobby_view
 
 log = logging.getLogger(__name__)
 
@@ -28,11 +25,11 @@ class HouseRuleModal(ui.Modal):
     host's language)."""
 
     def __init__(
-        self, clicks: GameClicks, table_id: str, current: str, tongue: Lang = ENGLISH_LANG
+        self, manager: TableManager, table_id: str, current: str, tongue: Lang = ENGLISH_LANG
     ) -> None:
         _ = tongue.gettext
         super().__init__(title=_("Wild Customizable house rule"), timeout=600)
-        self.clicks = clicks
+        self.manager = manager
         self.table_id = table_id
         self.rule: ui.TextInput[HouseRuleModal] = ui.TextInput(
             label=_("House rule (at most {limit} characters)").format(limit=HOUSE_RULE_MAX),
@@ -47,9 +44,7 @@ class HouseRuleModal(ui.Modal):
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         actor = Actor(interaction.user.id, interaction.user.display_name)
         try:
-            outcome = await self.clicks.manager.act(
-                self.table_id, actor, SetHouseRule(self.rule.value)
-            )
+            outcome = await self.manager.act(self.table_id, actor, SetHouseRule(self.rule.value))
         except TableError as exc:
             await say(interaction, exc.note.render(user_lang(interaction)))
             return

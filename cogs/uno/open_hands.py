@@ -11,21 +11,20 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 from discord import ui
 
 from bot.i18n import Lang
 from bot.tables.commands import Actor, ShowHand
-from bot.tables.notes import TableError
-from bot.tables.snapshot import Outcome, TableSnapshot
+from bot.tables.locks import KeyedLocks
+from bot.tables.manager import TableManager
+from bot.tables.refusals import TableError
+from bot.tables.snapshot import HandSnapshot, Outcome, TableSnapshot
 from bot.tables.table import Status
-
-if TYPE_CHECKING:
-    from .clicks import GameClicks
 
 log = logging.getLogger(__name__)
 
@@ -47,11 +46,24 @@ class OpenHand:
     tongue: Lang  # its player's language
 
 
+class HandDrawer(Protocol):
+    """What open hands need from the clicks' presenter (GameClicks is one)."""
+
+    manager: TableManager
+    hands: KeyedLocks[tuple[str, int]]  # (table, user) -> the lock of their hand's edits
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None: ...
+
+    async def hand_message(
+        self, outcome: Outcome, hand: HandSnapshot, *, tongue: Lang
+    ) -> tuple[ui.LayoutView, discord.File]: ...
+
+
 class OpenHands:
     """The newest hand message of each player at jump-in tables (one per table and player,
     forgotten when the table closes or the message can no longer be edited)."""
 
-    def __init__(self, clicks: GameClicks) -> None:
+    def __init__(self, clicks: HandDrawer) -> None:
         self.clicks = clicks
         self.tables: dict[str, dict[int, OpenHand]] = {}  # table -> user -> their hand message
         self._queued: set[tuple[str, int]] = set()
