@@ -85,15 +85,18 @@ def play_game(
     _seed_outside(f"{seed}:outside")
     agents = {seat: ours, 1 - seat: theirs}
     times: list[float] = []
+    cpu_times: list[float] = []  # the same decisions in CPU time: a busy machine's waits left out
     stats = dict.fromkeys(CHALLENGE_KEYS, 0)
     steps = 0
     while game.phase is not Phase.OVER and steps < STEP_CAP:
         current = game.current
         respond_wd4 = game.phase is Phase.RESPOND and game.pending_card == WILD_DRAW4
         start = time.perf_counter()
+        cpu = time.thread_time()
         action = agents[current].act(game, current, rngs[current])
         if current == seat:
             times.append(time.perf_counter() - start)
+            cpu_times.append(time.thread_time() - cpu)
         if respond_wd4 and current == seat:
             stats["wd4_on_us"] += 1
             stats["bluffs_on_us"] += not game.pending_legal
@@ -116,7 +119,13 @@ def play_game(
             if extra is not None:
                 game.apply(extra)
     seen += ai.knowledge(game, seat).wd4_reads.get(1 - seat, [])
-    return {"won": game.winner == seat, "lost": game.winner == 1 - seat, "times": times, **stats}
+    return {
+        "won": game.winner == seat,
+        "lost": game.winner == 1 - seat,
+        "times": times,
+        "cpu_times": cpu_times,
+        **stats,
+    }
 
 
 def play_deals(args: tuple[str, str, float, int, int, int, int, int]) -> list[dict[str, Any]]:
@@ -180,7 +189,9 @@ def matchup(level: str, against: str, deals: int, args: argparse.Namespace) -> d
     ]
     wins = sum(g["won"] for g in games)
     times = sorted(t for g in games for t in g["times"])
+    cpu = sorted(t for g in games for t in g["cpu_times"])
     p99 = times[min(len(times) - 1, math.ceil(0.99 * len(times)) - 1)] if times else 0.0
+    cpu99 = cpu[min(len(cpu) - 1, math.ceil(0.99 * len(cpu)) - 1)] if cpu else 0.0
     challenges = {k: sum(g[k] for g in games) for k in CHALLENGE_KEYS}
     return {
         "level": level,
@@ -195,6 +206,7 @@ def matchup(level: str, against: str, deals: int, args: argparse.Namespace) -> d
         "decisions": len(times),
         "ms_median": round(statistics.median(times) * 1000, 3) if times else None,
         "ms_p99": round(p99 * 1000, 3),
+        "cpu_ms_p99": round(cpu99 * 1000, 3),
         "seconds": round(seconds, 1),
     }
 
