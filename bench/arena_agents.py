@@ -23,6 +23,7 @@ import random
 from typing import Any, Protocol
 
 from bot.engine import ai
+from bot.engine.action import Do
 from bot.engine.cards import CARD_COLOR, CARD_RANK, COLORS, DRAW2, IS_WILD, REVERSE, SKIP, WILD
 from bot.engine.cards import WILD_DRAW4 as WD4
 from bot.engine.game import Action, Game, Phase
@@ -136,22 +137,22 @@ class RLCardRule:
         phase = game.phase
         hand = game.hands[seat]
         if phase is Phase.COLOR:
-            return Action(seat, "choose_color", color=rng.randrange(4))  # rlcard: a random color
+            return Action(seat, Do.CHOOSE_COLOR, color=rng.randrange(4))  # rlcard: a random color
         if phase is Phase.RESPOND:
-            return Action(seat, "accept")  # rlcard has no challenge and no stacking
+            return Action(seat, Do.ACCEPT)  # rlcard has no challenge and no stacking
         if phase is Phase.DRAWN:
             # rlcard plays a drawn card by itself when it is wild or of the color in force.
             card = game.drawn
             if not (IS_WILD[card] or CARD_COLOR[card] == game.color):
-                return Action(seat, "pass")
+                return Action(seat, Do.PASS)
             choice = self._step(game, seat, _rl_options(card))
             played, color = _rl_card(hand, choice)
-            return Action(seat, "play", played, color, _calls(game, seat))
+            return Action(seat, Do.PLAY, played, color, _calls(game, seat))
         choice = self._step(game, seat, rl_legal(hand, game.discard[-1], game.color))
         if choice == "draw":
-            return Action(seat, "draw")
+            return Action(seat, Do.DRAW)
         played, color = _rl_card(hand, choice)
-        return Action(seat, "play", played, color, _calls(game, seat))
+        return Action(seat, Do.PLAY, played, color, _calls(game, seat))
 
 
 # ----- the PyPI package uno-game: ComputerPlayer -----
@@ -195,23 +196,23 @@ class UnoGameComputer:
         hand = list(game.hands[seat])
         hand.remove(card)
         color = self._name_color(hand, rng) if IS_WILD[card] else None
-        return Action(seat, "play", card, color, _calls(game, seat))
+        return Action(seat, Do.PLAY, card, color, _calls(game, seat))
 
     def act(self, game: Game, seat: int, rng: random.Random) -> Action:
         phase = game.phase
         hand = game.hands[seat]
         if phase is Phase.COLOR:
-            return Action(seat, "choose_color", color=self._name_color(hand, rng))
+            return Action(seat, Do.CHOOSE_COLOR, color=self._name_color(hand, rng))
         if phase is Phase.RESPOND:
             if game.pending_card == WD4 and rng.random() < 0.5:  # Player._ask's coin for a bool
-                return Action(seat, "challenge")
-            return Action(seat, "accept")
+                return Action(seat, Do.CHALLENGE)
+            return Action(seat, Do.ACCEPT)
         if phase is Phase.DRAWN:
             return self._play(game, seat, game.drawn, rng)  # it plays whenever it can
         self.player.hand = [self.cards[c] for c in hand]
         current = self._current(game)
         if not self.player.can_play(current):
-            return Action(seat, "draw")
+            return Action(seat, Do.DRAW)
         chosen = self.player._play(current)
         return self._play(game, seat, self.kinds[id(chosen)], rng)
 
@@ -256,7 +257,7 @@ class Bluffer:
             and any(CARD_COLOR[c] == game.color for c in hand)
             and len(hand) > 1
         ):
-            return Action(seat, "play", WD4, ai.best_color(hand, rng, WD4), _calls(game, seat))
+            return Action(seat, Do.PLAY, WD4, ai.best_color(hand, rng, WD4), _calls(game, seat))
         return ai.decide(game, seat, "normal", rng)
 
 

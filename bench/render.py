@@ -39,6 +39,7 @@ def _worker(
     from functools import partial
 
     from bot.engine.cards import COLORS, Edition
+    from bot.engine.phase import Phase
     from bot.engine.snapshot import HandView, PublicView, SeatView
     from bot.render import render_hand, render_scores, render_table
 
@@ -91,7 +92,7 @@ def _worker(
             name=rng.choice(names),
             cards=cards,
             playable=tuple(rng.random() < 0.4 for _ in cards),
-            awaiting="turn",
+            awaiting=Phase.TURN,
             color=rng.choice(COLORS),
         )
 

@@ -1,7 +1,7 @@
 """The message catalogue's template, made from the code: ``python -m cogs.catalogue``.
 
 Babel extracts every marked text of the bot and its cogs (``_``, ``gettext``, ``ngettext``,
-``pgettext``, the ``N_``/``Np_`` markers of constants, and the engine's refusals), and the
+``pgettext``, the ``N_``/``Np_`` markers of constants, the engine's refusals among them), and the
 slash commands' names, descriptions and choices are read from the command definitions. The
 result is ``bot/i18n/locales/messages.pot``; ``pybabel update`` carries it into each language
 (see docs/translating.md). ``--check`` fails when the template is out of date with the code.
@@ -32,9 +32,6 @@ METHOD_MAP = [
 KEYWORDS = {
     **DEFAULT_KEYWORDS,
     "Np_": (1, 2),  # a constant with plural forms
-    "not_allowed": (1,),  # the engine's refusals: their English text is the message id
-    "bad_action": (1,),
-    "RuleError": (2,),
 }
 COMMENT_TAGS = ("Translators:",)
 NAME_NOTE = "A slash command or option name: lower case, no spaces, at most 32 characters."

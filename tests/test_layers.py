@@ -1,6 +1,7 @@
 """The layers only call downward: the pure engine and renderer import no Discord, no database
-and no cogs; the tables import no Discord; the client imports no cogs (the runner hands it the
-cogs' command tree); and no module anywhere is part of an import circle."""
+and no cogs, and the engine no languages; the tables import no Discord; the client imports no
+cogs (the runner hands it the cogs' command tree); and no module anywhere is part of an import
+circle."""
 
 from __future__ import annotations
 
@@ -19,12 +20,12 @@ for package in {packages!r}:
     for info in pkgutil.walk_packages(getattr(module, "__path__", []), package + "."):
         if not info.name.endswith("__main__"):
             importlib.import_module(info.name)
-print(json.dumps(sorted({{name.split(".")[0] for name in sys.modules}})))
+print(json.dumps(sorted(sys.modules)))
 """
 
 
-def imported_by(*packages: str) -> set[str]:
-    """The top-level packages loaded by importing ``packages`` and all their modules afresh."""
+def modules_loaded_by(*packages: str) -> set[str]:
+    """The modules loaded by importing ``packages`` and all their modules afresh."""
     code = PROBE.format(packages=list(packages))
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
@@ -32,9 +33,21 @@ def imported_by(*packages: str) -> set[str]:
     return set(json.loads(out.stdout))
 
 
+def imported_by(*packages: str) -> set[str]:
+    """The top-level packages loaded by importing ``packages`` and all their modules afresh."""
+    return {name.split(".")[0] for name in modules_loaded_by(*packages)}
+
+
 @pytest.mark.parametrize("package", ["bot.engine", "bot.render"])
 def test_engine_and_renderer_stay_pure(package: str) -> None:
     assert imported_by(package) & {"discord", "aiosqlite", "asyncpg", "cogs", "aiohttp"} == set()
+
+
+def test_the_engine_holds_no_language() -> None:
+    """The engine names its refusals by key: it loads neither Babel nor the bot's languages."""
+    loaded = modules_loaded_by("bot.engine")
+    assert "babel" not in {name.split(".")[0] for name in loaded}
+    assert not {name for name in loaded if name == "bot.i18n" or name.startswith("bot.i18n.")}
 
 
 def test_tables_know_no_discord_and_the_client_no_cogs() -> None:
@@ -99,3 +112,22 @@ def test_no_import_circle_anywhere() -> None:
 
     for module in sorted(graph):
         visit(module, ())
+
+
+def test_no_test_imports_another_test_file() -> None:
+    """Shared test code lives in fixtures (conftest.py) or a helpers.py, never in a test file."""
+    tests = {path.stem for path in (ROOT / "tests").rglob("test_*.py")}
+    for path in (ROOT / "tests").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+                ours = node.level > 0 or base.split(".")[0] in ("tests", *tests)
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+                ours = any(name.split(".")[0] in ("tests", *tests) for name in names)
+            else:
+                continue
+            for name in names:
+                # tests.x.test_y, .test_y, or test_y itself (a test folder is on sys.path)
+                assert not (ours and name.rpartition(".")[2] in tests), f"{path}: {name}"

@@ -2,7 +2,7 @@
 
 from .cards import CODES, COLORS, Edition, card_code, edition_deck, parse_card, parse_color
 from .errors import RuleError
-from .game import Action, Event, Game, Phase
+from .game import Action, Do, Event, Game, Phase
 from .house import OPTIONS, PRESETS, CustomEffect, HouseRules, Stack
 from .match import Match, ScoreView
 from .rules import RuleSet, Scoring
@@ -15,6 +15,7 @@ __all__ = [
     "PRESETS",
     "Action",
     "CustomEffect",
+    "Do",
     "Edition",
     "Event",
     "Game",

@@ -40,8 +40,11 @@ def _scenario(path: str) -> int:
         return _fail("malformed JSON: nested too deeply")
     except ValueError as exc:  # e.g. an integer longer than Python converts
         return _fail(f"malformed JSON: {exc}")
+    # The refusals' English lives with the other texts (the engine holds none).
+    from bot.i18n import refusals
+
     try:
-        result = run_scenario(data)
+        result = run_scenario(data, refusals.english)
     except ScenarioError as exc:
         return _fail(str(exc))
     except RecursionError:

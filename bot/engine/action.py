@@ -25,7 +25,7 @@ class Action:
     """One player action, as the scenario contract spells it."""
 
     seat: int
-    do: str  # a Do
+    do: Do
     card: int | None = None
     color: int | None = None
     uno: bool = False

@@ -39,7 +39,7 @@ from .cards import (
     Edition,
     shuffle,
 )
-from .game import DRAWN, MATCHES, RESPOND, TURN, Action, Game, Phase
+from .game import DRAWN, MATCHES, RESPOND, TURN, Action, Do, Game, Phase
 from .house import CustomEffect
 from .phase import CUSTOM, ROTATE, SWAP
 
@@ -69,24 +69,24 @@ def _easy(game: Game, seat: int, rng: random.Random) -> Action:
     unless a draw card can be stacked on them."""
     phase = game.phase
     if phase is Phase.COLOR:
-        return Action(seat, "choose_color", color=rng.randrange(4))
+        return Action(seat, Do.CHOOSE_COLOR, color=rng.randrange(4))
     if phase is Phase.RESPOND:
         stacks = [c for c in game.playable(seat) if c != WILD_SUPER_STAR]
         if not stacks:
-            return Action(seat, "accept")
+            return Action(seat, Do.ACCEPT)
         card = stacks[rng.randrange(len(stacks))]
         color = rng.randrange(4) if IS_WILD[card] else None
-        return Action(seat, "play", card, color, _uno(game, seat))
+        return Action(seat, Do.PLAY, card, color, _uno(game, seat))
     cards = game.playable(seat)
     if not cards:
-        return Action(seat, "draw")
+        return Action(seat, Do.DRAW)
     card = cards[rng.randrange(len(cards))]
     color = rng.randrange(4) if IS_WILD[card] else None
     target = None
     if game.needs_target(card) and len(game.hands[seat]) > 1:
         targets = game.swap_targets(seat)
         target = targets[rng.randrange(len(targets))]
-    return Action(seat, "play", card, color, _uno(game, seat), target)
+    return Action(seat, Do.PLAY, card, color, _uno(game, seat), target)
 
 
 # ----- normal -----
@@ -204,7 +204,6 @@ NORMAL = Style(
     chain=-3.0,
     four=-16.0,
 )
-# Tuned on 10,000 seeded rounds per edition against three normal players (docs/performance.md).
 # Hard's heuristic: normal's, and a drawn wild card kept while nobody is close to going out
 # (against the outside agents: 54 / 61 % for normal's 53 / 59 %, seed 7).
 SHARP = replace(NORMAL, keep_drawn_wild=True)
@@ -251,7 +250,7 @@ def _card_score(
         return score + (CARD_POINTS[card] / 2.0 if danger else 0.0)
     color = CARD_COLOR[card]
     same = sum(1 for c in hand if CARD_COLOR[c] == color) - 1
-    # Leave the color in force where this hand is strong.
+    # Leave the color in force where this hand is strong (same > 0), or shed a weak color first.
     score += style.same * same
     score += CARD_POINTS[card] / (2.0 if danger else style.calm_points)
     rank = CARD_RANK[card]
@@ -287,7 +286,7 @@ def heuristic(
     phase = game.phase
     hand = game.hands[seat]
     if phase is Phase.COLOR:
-        return Action(seat, "choose_color", color=best_color(hand, rng))
+        return Action(seat, Do.CHOOSE_COLOR, color=best_color(hand, rng))
     if phase is Phase.RESPOND:
         return _answer(game, seat, rng, info, record)
     danger = min(_others(game, seat)) <= 2
@@ -295,19 +294,19 @@ def heuristic(
         card = game.drawn
         may_pass = not game.house.must_play
         if IS_WILD[card] and style.keep_drawn_wild and len(hand) > 1 and not danger and may_pass:
-            return Action(seat, "pass")  # a wild card is worth more later than one card less now
+            return Action(seat, Do.PASS)  # a wild card is worth more later than one card less now
         if may_pass and exchange_gain(game, seat, card) < 0:
-            return Action(seat, "pass")  # the swap it brings would cost more than it sheds
+            return Action(seat, Do.PASS)  # the swap it brings would cost more than it sheds
         named = best_color(hand, rng, card) if IS_WILD[card] else None
-        return Action(seat, "play", card, named, _uno(game, seat), _target(game, seat, card))
+        return Action(seat, Do.PLAY, card, named, _uno(game, seat), _target(game, seat, card))
     cards = list(dict.fromkeys(game.playable(seat)))
     if not cards:
-        return Action(seat, "draw")
+        return Action(seat, Do.DRAW)
     if style.block and info is None and len(cards) > 1:
         info = knowledge(game, seat)
     best = max(cards, key=lambda c: _card_score(game, seat, c, danger, style, info))
     color = best_color(hand, rng, best) if IS_WILD[best] else None
-    return Action(seat, "play", best, color, _uno(game, seat), _target(game, seat, best))
+    return Action(seat, Do.PLAY, best, color, _uno(game, seat), _target(game, seat, best))
 
 
 def should_challenge(
@@ -341,17 +340,17 @@ def _answer(
     if twos:
         # Leave the color in force where this hand is strongest.
         card = max(twos, key=lambda c: sum(1 for h in hand if CARD_COLOR[h] == CARD_COLOR[c]))
-        return Action(seat, "play", card, None, _uno(game, seat))
+        return Action(seat, Do.PLAY, card, None, _uno(game, seat))
     if WILD_SUPER_STAR in answers:
         star = best_color(hand, rng, WILD_SUPER_STAR)
-        return Action(seat, "play", WILD_SUPER_STAR, star, _uno(game, seat))
+        return Action(seat, Do.PLAY, WILD_SUPER_STAR, star, _uno(game, seat))
     close = len(game.hands[game.next_seat(seat)]) <= 2
     if stacks and (close or game.penalty >= 4):
         named = best_color(hand, rng, WILD_DRAW4)
-        return Action(seat, "play", WILD_DRAW4, named, _uno(game, seat))
+        return Action(seat, Do.PLAY, WILD_DRAW4, named, _uno(game, seat))
     if should_challenge(game, seat, info, record):
-        return Action(seat, "challenge")
-    return Action(seat, "accept")
+        return Action(seat, Do.CHALLENGE)
+    return Action(seat, Do.ACCEPT)
 
 
 def _normal(game: Game, seat: int, rng: random.Random, record: ChallengeRecord | None) -> Action:
@@ -487,7 +486,7 @@ def candidates(game: Game, seat: int, rng: random.Random) -> list[Action]:
     for action in game.legal_actions():
         card = action.card
         if (
-            action.do == "play"
+            action.do == Do.PLAY
             and card is not None
             and (IS_WILD[card] or action.target is not None)
         ):
@@ -495,7 +494,7 @@ def candidates(game: Game, seat: int, rng: random.Random) -> list[Action]:
                 continue
             seen.add(card)
             color = best_color(hand, rng, card) if IS_WILD[card] else None
-            action = Action(seat, "play", card, color, action.uno, _target(game, seat, card))
+            action = Action(seat, Do.PLAY, card, color, action.uno, _target(game, seat, card))
         result.append(action)
     return result
 
@@ -529,12 +528,12 @@ def _hard(
         return moves[0]  # a forced move (the awaited seat always has one)
     info = knowledge(game, seat)
     prior = heuristic(game, seat, rng, SHARP, info, record)
-    if any(move.do == "challenge" for move in moves):
+    if any(move.do is Do.CHALLENGE for move in moves):
         # Rollouts would judge a challenge by the cards alone, as if every player bluffed
         # whenever it could: the judgment of should_challenge stands instead.
-        if prior.do == "challenge":
+        if prior.do is Do.CHALLENGE:
             return prior
-        moves = [move for move in moves if move.do != "challenge"]
+        moves = [move for move in moves if move.do is not Do.CHALLENGE]
         if len(moves) <= 1:
             return moves[0]
     # The heuristic's move, with its color, stands in for the same card in the candidates.
@@ -602,11 +601,11 @@ def out_of_turn(game: Game, seat: int, level: str, rng: random.Random) -> Action
     if game.phase is Phase.OVER or not game.active[seat]:
         return None
     if len(game.hands[seat]) == 1 and not game.called[seat]:
-        return Action(seat, "call_uno")
+        return Action(seat, Do.CALL_UNO)
     if level != "easy":
         target = game.catchable()
         if target >= 0 and target != seat:
-            return Action(seat, "catch", target=target)
+            return Action(seat, Do.CATCH, target=target)
     return None
 
 
@@ -627,7 +626,7 @@ def jump_in(game: Game, seat: int, level: str, rng: random.Random) -> Action | N
     assert card is not None
     if exchange_gain(game, seat, card) < 0:
         return None
-    return Action(seat, "play", card, None, _uno(game, seat), _target(game, seat, card))
+    return Action(seat, Do.PLAY, card, None, _uno(game, seat), _target(game, seat, card))
 
 
 def timeout_action(game: Game, seat: int, rng: random.Random) -> Action:
@@ -639,7 +638,7 @@ def timeout_action(game: Game, seat: int, rng: random.Random) -> Action:
     if game.phase is Phase.OVER or game.current != seat:
         raise ValueError(f"the game does not await seat {seat}")
     dos = {a.do for a in game.legal_actions()}
-    for safe in ("draw", "pass", "accept"):
+    for safe in (Do.DRAW, Do.PASS, Do.ACCEPT):
         if safe in dos:
             return Action(seat, safe)
     return heuristic(game, seat, rng, NORMAL)

@@ -1,8 +1,9 @@
-"""Rule violations, each with a stable code and a message safe to show players.
+"""Rule violations, each with a stable code, the reason for it and the reason's parameters.
 
-The message is an English template (``str.format`` fields filled from ``params``); it is also
-the message id a presenter translates into the reader's language, so the engine stays free of
-any language but English. A tuple parameter is a list of such texts, told as ``a, b or c``.
+The engine holds no text for people: ``reason`` is a key whose English text lives in
+``bot/i18n/refusals.py`` (the message id a presenter translates into the reader's language).
+``code`` is the scenario contract's code. A tuple parameter is a list of keys of the ways to
+answer a penalty, told as ``a, b or c``.
 """
 
 from __future__ import annotations
@@ -13,43 +14,40 @@ ParamValue = str | int | tuple[str, ...]
 class RuleError(Exception):
     """An action the rules reject; the game is unchanged."""
 
-    def __init__(self, code: str, template: str, **params: ParamValue) -> None:
+    def __init__(self, code: str, reason: str = "", **params: ParamValue) -> None:
         self.code = code
-        self.template = template
+        self.reason = reason or code
         self.params = params
-        self.message = template.format_map(
-            {k: _english_list(v) if isinstance(v, tuple) else v for k, v in params.items()}
-        )
-        super().__init__(self.message)
+        super().__init__(code, self.reason)
 
-
-def _english_list(items: tuple[str, ...]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+    def __str__(self) -> str:
+        told = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"{self.code} ({self.reason}{': ' + told if told else ''})"
 
 
 def not_your_turn() -> RuleError:
-    return RuleError("not_your_turn", "It is not your turn.")
+    return RuleError("not_your_turn")
 
 
 def not_in_hand() -> RuleError:
-    return RuleError("not_in_hand", "You do not hold that card.")
+    return RuleError("not_in_hand")
 
 
-def cannot_play() -> RuleError:
-    return RuleError("cannot_play", "That card does not match the color, number or symbol.")
+def cannot_play(reason: str = "") -> RuleError:
+    return RuleError("cannot_play", reason)
 
 
 def wrong_card() -> RuleError:
-    return RuleError("wrong_card", "After drawing, only the card you just drew may be played.")
+    return RuleError("wrong_card")
 
 
 def bad_color() -> RuleError:
-    return RuleError("bad_color", "Choose a color: red, yellow, green or blue.")
+    return RuleError("bad_color")
 
 
-def not_allowed(why: str, **params: ParamValue) -> RuleError:
-    return RuleError("not_allowed", why, **params)
+def not_allowed(reason: str, **params: ParamValue) -> RuleError:
+    return RuleError("not_allowed", reason, **params)
 
 
-def bad_action(why: str, **params: ParamValue) -> RuleError:
-    return RuleError("bad_action", why, **params)
+def bad_action(reason: str, **params: ParamValue) -> RuleError:
+    return RuleError("bad_action", reason, **params)

@@ -46,7 +46,7 @@ MAX_PLAYERS = 10
 
 def _play(state: RoundState, action: Action) -> None:
     if action.card is None:
-        raise errors.bad_action("Say which card to play.")
+        raise errors.bad_action("say_card")
     turn.play(state, action.seat, action.card, action.color, action.uno, action.target)
 
 
@@ -56,12 +56,12 @@ def _choose_color(state: RoundState, action: Action) -> None:
 
 def _catch(state: RoundState, action: Action) -> None:
     if action.target is None:
-        raise errors.bad_action("Say whom to catch.")
+        raise errors.bad_action("say_target")
     turn.catch(state, action.seat, action.target)
 
 
 # Each action's rule, given an action whose seat is at the table while the round goes on.
-RULES: dict[str, Callable[[RoundState, Action], object]] = {
+RULES: dict[Do, Callable[[RoundState, Action], object]] = {
     Do.PLAY: _play,
     Do.DRAW: lambda state, action: turn.draw(state, action.seat),
     Do.PASS: lambda state, action: turn.pass_turn(state, action.seat),
@@ -106,12 +106,12 @@ class Game(RoundState):
         nothing), or raises RuleError with nothing changed."""
         start = len(self.events)
         if not 0 <= action.seat < self.n:
-            raise errors.bad_action("That seat is not at this table.")
+            raise errors.bad_action("no_such_seat")
         if self.phase is OVER:
-            raise errors.not_allowed("The round is over.")
+            raise errors.not_allowed("round_over")
         rule = RULES.get(action.do)
         if rule is None:
-            raise errors.bad_action("Unknown action {action}.", action=repr(action.do))
+            raise errors.bad_action("unknown_action", action=repr(action.do))
         rule(self, action)
         return self.events[start:]
 

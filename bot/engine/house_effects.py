@@ -37,10 +37,8 @@ def holds_playable(state: RoundState, seat: int) -> bool:
 def forbidden(state: RoundState, seat: int, card: int) -> errors.RuleError:
     """The cannot_play error for a matching card that ``allowed`` refuses."""
     if len(state.hands[seat]) == 1 and not IS_NUMBER[card]:
-        return errors.RuleError("cannot_play", "Your last card may not be an action card.")
-    return errors.RuleError(
-        "cannot_play", "A Wild Draw Four may not be played while you hold the color in force."
-    )
+        return errors.cannot_play("last_action_card")
+    return errors.cannot_play("wd4_strict")
 
 
 # ----- jump-in -----
@@ -62,7 +60,7 @@ def jump_in_cards(state: RoundState, seat: int) -> list[int]:
 def check_jump_in(state: RoundState, seat: int, card: int, target: int | None) -> None:
     """Raise the RuleError that rejects this jump-in, if any (every check, in contract order)."""
     if not state.active[seat]:
-        raise errors.not_allowed("You have left this game.")
+        raise errors.not_allowed("left_game")
     top = state.discard[-1]
     if card != top or IS_WILD[top] or card not in state.hands[seat]:
         raise errors.not_your_turn()
@@ -70,7 +68,7 @@ def check_jump_in(state: RoundState, seat: int, card: int, target: int | None) -
     if len(hand) == 1 and state.house.no_action_finish and not IS_NUMBER[card]:
         raise forbidden(state, seat, card)
     if state.needs_target(card) and len(hand) > 1 and not state.valid_target(seat, target):
-        raise errors.bad_action("Name another player to swap hands with.")
+        raise errors.bad_action("name_swap_target")
 
 
 # ----- drawing -----
@@ -80,7 +78,7 @@ def draw(state: RoundState, seat: int) -> None:
     """A draw under must_play, draw_until_playable or wd4_strict (the turn checks are done)."""
     house = state.house
     if house.must_play and holds_playable(state, seat):
-        raise errors.not_allowed("You hold a card you can play: play one.")
+        raise errors.not_allowed("must_play")
     state.close_window(seat)
     hand = state.hands[seat]
     playable = False

@@ -10,7 +10,7 @@ from .state import RoundState
 def leave(state: RoundState, seat: int) -> None:
     """Seat leaves: its hand is shuffled into the draw pile and play goes on without it."""
     if not 0 <= seat < state.n or not state.active[seat]:
-        raise errors.not_allowed("That player is not in this round.")
+        raise errors.not_allowed("not_in_round")
     if state.phase is Phase.OVER:
         state.active[seat] = False
         state.players -= 1

@@ -98,9 +98,9 @@ class Match:
         """Score the finished round; returns each seat's points added. Ends the match at target."""
         game = self.game
         if not game.over:
-            raise errors.not_allowed("The round is still being played.")
+            raise errors.not_allowed("round_playing")
         if self.round_scored:
-            raise errors.not_allowed("This round was already scored.")
+            raise errors.not_allowed("round_scored")
         n = self.n
         if self.forfeit or game.players <= 1:
             added = [0] * n
@@ -139,9 +139,9 @@ class Match:
     def next_round(self) -> Game:
         """Deal the next round; the deal passes to the dealer's left."""
         if self.over:
-            raise errors.not_allowed("The match is over.")
+            raise errors.not_allowed("match_over")
         if not self.game.over or not self.round_scored:
-            raise errors.not_allowed("The round is still being played.")
+            raise errors.not_allowed("round_playing")
         seat = (self.dealer + 1) % self.n
         while not self.active[seat]:
             seat = (seat + 1) % self.n
@@ -153,7 +153,7 @@ class Match:
     def leave(self, seat: int) -> None:
         """A player leaves the match; with one player left, they win by forfeit."""
         if not 0 <= seat < self.n or not self.active[seat]:
-            raise errors.not_allowed("That player is not in this match.")
+            raise errors.not_allowed("not_in_match")
         game = self.game
         was_over = game.over
         game.leave(seat)

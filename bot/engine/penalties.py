@@ -7,8 +7,6 @@ total on to the next player.
 
 from __future__ import annotations
 
-from bot.i18n.markers import N_
-
 from . import errors
 from .cards import (
     CARD_COLOR,
@@ -85,22 +83,18 @@ def answers(state: RoundState, seat: int) -> list[int]:
 
 
 def _refusal(state: RoundState) -> errors.RuleError:
-    """What the target of a penalty may do instead (each way a text a presenter translates)."""
-    ways = [N_("accept the penalty")]
+    """What the target of a penalty may do instead (each way a key a presenter tells)."""
+    ways = ["accept"]
     stack = state.house.stack
     if stack is not Stack.NONE and state.pending_card != WILD_DRAW4:
-        ways.append(
-            N_("stack a Draw Two or a Wild Draw Four")
-            if stack is Stack.ALL
-            else N_("stack a Draw Two")
-        )
+        ways.append("stack_any" if stack is Stack.ALL else "stack_draw2")
     elif stack is Stack.ALL:
-        ways.append(N_("stack a Wild Draw Four"))
+        ways.append("stack_draw4")
     if state.pending_card == WILD_DRAW4 and not state.house.wd4_strict:
-        ways.append(N_("challenge it"))
+        ways.append("challenge")
     if state.edition is Edition.MARIO:
-        ways.append(N_("bounce it with a Super Star"))
-    return errors.not_allowed("Answer the penalty first: {ways}.", ways=tuple(ways))
+        ways.append("bounce")
+    return errors.not_allowed("answer_penalty", ways=tuple(ways))
 
 
 def play_answer(state: RoundState, seat: int, card: int, color: int | None, uno: bool) -> None:
@@ -111,12 +105,7 @@ def play_answer(state: RoundState, seat: int, card: int, color: int | None, uno:
     if card not in hand:
         raise errors.not_in_hand()
     if _cannot(state, seat, card):
-        raise errors.RuleError(
-            "cannot_play",
-            N_("Your last card may not be an action card.")
-            if len(hand) == 1
-            else N_("A Wild Draw Four may not be played while you hold the color in force."),
-        )
+        raise errors.cannot_play("last_action_card" if len(hand) == 1 else "wd4_strict")
     wild = IS_WILD[card]
     if wild and (color is None or not 0 <= color < 4) and len(hand) > 1:
         raise errors.bad_color()
@@ -194,7 +183,7 @@ def accept(state: RoundState, seat: int) -> None:
     """The target draws the whole total and is skipped."""
     if seat != state.current or state.phase is not Phase.RESPOND:
         state.check_turn(seat)
-        raise errors.not_allowed("There is no penalty to accept.")
+        raise errors.not_allowed("no_penalty")
     if state.exposed != seat:  # a turn action closes another player's UNO window
         state.exposed = -1
     count = state.penalty
@@ -208,9 +197,9 @@ def challenge(state: RoundState, seat: int) -> None:
     """Challenge the pending wild-draw4: the loser of the challenge draws."""
     state.check_turn(seat)
     if state.phase is not Phase.RESPOND or state.pending_card != WILD_DRAW4:
-        raise errors.not_allowed("Only a Wild Draw Four can be challenged.")
+        raise errors.not_allowed("challenge_draw4_only")
     if state.house.wd4_strict:
-        raise errors.not_allowed("At this table a Wild Draw Four cannot be challenged.")
+        raise errors.not_allowed("no_challenge")
     state.close_window(seat)
     culprit = state.pending_from
     legal = state.pending_legal

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
+from . import errors
 from .cards import CARD_INDEX, CODES, COLOR_INDEX, COLORS, Edition, edition_deck
 from .errors import RuleError
-from .game import MAX_PLAYERS, MIN_PLAYERS, Action, Game
+from .game import MAX_PLAYERS, MIN_PLAYERS, Action, Do, Game
 from .house import HouseRules
 
-DOS = ("play", "draw", "pass", "accept", "challenge", "choose_color", "call_uno", "catch")
+DOS = frozenset(Do)  # a str is in it when it spells one
 
 
 class ScenarioError(ValueError):
@@ -69,18 +71,18 @@ def parse_action(raw: Any, index: int, players: int) -> Action | RuleError:
     if target is not None:
         target = _int(target, f"{where}.target")
     if "seat" not in raw:
-        return RuleError("bad_action", "Every action needs a seat.")
+        return errors.bad_action("needs_seat")
     seat = _seat(raw["seat"], players, f"{where}.seat")
     if do not in DOS:
-        return RuleError("bad_action", "Unknown action {action}.", action=short(do))
+        return errors.bad_action("unknown_action", action=short(do))
     card = None
     if raw.get("card") is not None:
         card = _card(raw["card"], f"{where}.card")
     elif do == "play":
-        return RuleError("bad_action", "A play needs a card.")
+        return errors.bad_action("play_needs_card")
     if do == "catch":
         if target is None:
-            return RuleError("bad_action", "A catch needs a target.")
+            return errors.bad_action("catch_needs_target")
         target = _seat(target, players, f"{where}.target")
     elif do == "play" and target is not None and not 0 <= target < players:
         target = -1  # not a seat: rejected (bad_action) where a play needs a target, else ignored
@@ -88,7 +90,7 @@ def parse_action(raw: Any, index: int, players: int) -> Action | RuleError:
     color = COLOR_INDEX.get(color_name) if color_name is not None else None
     if do == "choose_color" and color is None:
         color = -1
-    return Action(seat, do, card, color, uno is True, target)
+    return Action(seat, Do(do), card, color, uno is True, target)
 
 
 def parse_house(data: dict[str, Any]) -> HouseRules:
@@ -100,8 +102,10 @@ def parse_house(data: dict[str, Any]) -> HouseRules:
         raise ScenarioError(str(exc)) from None
 
 
-def run_scenario(data: Any) -> dict[str, Any]:
-    """Deal the given deck, apply the actions until one is rejected, report the result."""
+def run_scenario(data: Any, explain: Callable[[RuleError], str] = str) -> dict[str, Any]:
+    """Deal the given deck, apply the actions until one is rejected, report the result;
+    ``explain`` words a rejection's ``message`` (the command line passes the English texts of
+    ``bot.i18n.refusals``; the engine holds none)."""
     if not isinstance(data, dict):
         raise ScenarioError("the scenario must be a JSON object")
     name = data.get("edition")
@@ -135,11 +139,11 @@ def run_scenario(data: Any) -> dict[str, Any]:
         try:
             if isinstance(action, RuleError):
                 if game.over:  # once the round is over, every action is not_allowed
-                    raise RuleError("not_allowed", "The round is over.")
+                    raise errors.not_allowed("round_over")
                 raise action
             game.apply(action)
         except RuleError as exc:
-            error = {"index": index, "code": exc.code, "message": exc.message}
+            error = {"index": index, "code": exc.code, "message": explain(exc)}
             break
     return {"error": error, "state": state_of(game), "events": game.events}
 

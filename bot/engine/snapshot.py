@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import CARD_COLOR, CARD_RANK, CODES, COLORS, IS_WILD, WILD_SUPER_STAR, Edition
-from .game import Game, Phase
+from .game import Do, Game, Phase
 from .house import OFFICIAL, HouseRules
 
 RECENT_DISCARDS = 5
@@ -44,7 +44,7 @@ class PublicView:
     direction: int  # 1 clockwise, -1 counter-clockwise
     draw_pile: int
     discard_pile: int
-    awaiting: str  # turn, drawn, respond, color or round_over
+    awaiting: Phase  # what the round waits for
     current: int | None
     pending: str | None = None  # draw2 or wild-draw4 waiting for its target's answer
     pending_from: int | None = None
@@ -67,7 +67,7 @@ class HandView:
     name: str
     cards: tuple[str, ...]  # display order: wild cards first, then by color and number/symbol
     playable: tuple[bool, ...]
-    awaiting: str | None  # what the game asks of this seat now, or None
+    awaiting: Phase | None  # what the round asks of this seat now, or None
     drawn: str | None = None  # the card just drawn that may be played
     top: str | None = None
     color: str | None = None
@@ -143,7 +143,7 @@ def public_view(
         direction=game.direction,
         draw_pile=len(game.draw_pile),
         discard_pile=len(game.discard),
-        awaiting=game.awaiting,
+        awaiting=game.phase,
         current=game.current if game.current >= 0 else None,
         pending=pending,
         pending_from=pending_from,
@@ -165,7 +165,7 @@ def hand_view(game: Game, seat: int, name: str = "") -> HandView:
     cards = sorted(hand, key=sort_key)
     mine = game.current == seat and game.phase is not Phase.OVER
     legal = game.legal_actions(seat)
-    playable_set = {a.card for a in legal if a.do == "play"}
+    playable_set = {a.card for a in legal if a.do == Do.PLAY}
     dos = {a.do for a in legal}
     responding = mine and game.phase is Phase.RESPOND
     pending = CODES[game.pending_card] if responding else None
@@ -177,7 +177,7 @@ def hand_view(game: Game, seat: int, name: str = "") -> HandView:
         name=name or f"Player {seat + 1}",
         cards=tuple(CODES[c] for c in cards),
         playable=playable,
-        awaiting=game.awaiting if mine else None,
+        awaiting=game.phase if mine else None,
         drawn=CODES[game.drawn] if mine and game.phase is Phase.DRAWN else None,
         top=CODES[game.discard[-1]] if game.discard else None,
         color=COLORS[game.color] if game.color >= 0 else None,

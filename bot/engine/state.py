@@ -180,9 +180,9 @@ class RoundState:
     def check_turn(self, seat: int) -> None:
         """Raise the RuleError for a turn action by ``seat`` when it is not its turn."""
         if self.phase is Phase.OVER:
-            raise errors.not_allowed("The round is over.")
+            raise errors.not_allowed("round_over")
         if not self.active[seat]:
-            raise errors.not_allowed("You have left this game.")
+            raise errors.not_allowed("left_game")
         if seat != self.current:
             raise errors.not_your_turn()
 

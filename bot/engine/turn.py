@@ -70,13 +70,13 @@ def play(
         penalties.play_answer(state, seat, card, color, uno)
         return
     else:
-        raise errors.not_allowed("First choose the color of the card turned up.")
+        raise errors.not_allowed("choose_first_color")
     wild = IS_WILD[card]
     if wild and (color is None or not 0 <= color < 4) and len(hand) > 1:
         raise errors.bad_color()
     effect = state.effects[card]
     if effect >= SWAP and len(hand) > 1 and not state.valid_target(seat, target):
-        raise errors.bad_action("Name another player to swap hands with.")
+        raise errors.bad_action("name_swap_target")
     # Valid: from here on the round changes.
     if state.exposed != seat:
         state.exposed = -1
@@ -156,8 +156,8 @@ def draw(state: RoundState, seat: int) -> None:
     if seat != state.current or phase is not TURN:
         state.check_turn(seat)
         if phase is Phase.DRAWN:
-            raise errors.not_allowed("You already drew: play the card you drew or keep it.")
-        raise errors.not_allowed("You cannot draw now.")
+            raise errors.not_allowed("already_drew")
+        raise errors.not_allowed("cannot_draw")
     if not state.plain_draw:
         house_effects.draw(state, seat)
         return
@@ -189,9 +189,9 @@ def pass_turn(state: RoundState, seat: int) -> None:
     """Keep the playable card just drawn and end the turn."""
     state.check_turn(seat)
     if state.phase is not Phase.DRAWN:
-        raise errors.not_allowed("You can only pass after drawing a playable card.")
+        raise errors.not_allowed("pass_after_draw")
     if state.house.must_play:
-        raise errors.not_allowed("At this table a playable drawn card must be played.")
+        raise errors.not_allowed("must_play_drawn")
     state.close_window(seat)
     state.phase = Phase.TURN
     state.drawn = -1
@@ -203,7 +203,7 @@ def choose_color(state: RoundState, seat: int, color: int) -> None:
     """Name the color of a wild card turned up first."""
     state.check_turn(seat)
     if state.phase is not Phase.COLOR:
-        raise errors.not_allowed("There is no color to choose now.")
+        raise errors.not_allowed("no_color_to_choose")
     if not 0 <= color < 4:
         raise errors.bad_color()
     state.close_window(seat)
@@ -215,11 +215,11 @@ def choose_color(state: RoundState, seat: int, color: int) -> None:
 def call_uno(state: RoundState, seat: int) -> None:
     """Call UNO while holding exactly one card; repeating it changes nothing."""
     if state.phase is Phase.OVER:
-        raise errors.not_allowed("The round is over.")
+        raise errors.not_allowed("round_over")
     if not state.active[seat]:
-        raise errors.not_allowed("You have left this game.")
+        raise errors.not_allowed("left_game")
     if len(state.hands[seat]) != 1:
-        raise errors.not_allowed("Call UNO when you hold exactly one card.")
+        raise errors.not_allowed("uno_one_card")
     if state.called[seat]:
         return
     state.called[seat] = True
@@ -231,13 +231,13 @@ def call_uno(state: RoundState, seat: int) -> None:
 def catch(state: RoundState, seat: int, target: int) -> bool:
     """Catch ``target`` for a missed UNO call; too late or safe means no effect, no cost."""
     if state.phase is Phase.OVER:
-        raise errors.not_allowed("The round is over.")
+        raise errors.not_allowed("round_over")
     if not 0 <= target < state.n:
-        raise errors.bad_action("That seat is not at this table.")
+        raise errors.bad_action("no_such_seat")
     if not state.active[seat]:
-        raise errors.not_allowed("You have left this game.")
+        raise errors.not_allowed("left_game")
     if target == seat:
-        raise errors.not_allowed("You cannot catch yourself.")
+        raise errors.not_allowed("catch_self")
     if state.catchable() != target:
         return False
     state.exposed = -1

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.engine.cards import Edition
 from bot.engine.match import ScoreView
+from bot.engine.phase import Phase
 from bot.engine.snapshot import HandView, PublicView, SeatView
 
 from .art import edition_cards
@@ -59,7 +60,7 @@ def sample_table(
         direction=-1 if players % 2 else 1,
         draw_pile=61,
         discard_pile=17,
-        awaiting="turn",
+        awaiting=Phase.TURN,
         current=current,
         pending="wild-draw4" if edition is Edition.CLASSIC and players == 4 else None,
         pending_from=0,
@@ -84,7 +85,7 @@ def sample_hand(cards: int = 7, edition: Edition = Edition.CLASSIC) -> HandView:
         name="Crème Brûlée",
         cards=tuple(codes),
         playable=playable,
-        awaiting="turn",
+        awaiting=Phase.TURN,
         top="green-2",
         color="green",
     )

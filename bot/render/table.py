@@ -7,6 +7,7 @@ import math
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import COLORS, Edition
+from bot.engine.phase import Phase
 from bot.engine.snapshot import PublicView, SeatView
 
 from . import art
@@ -356,9 +357,9 @@ def _status(img: Image.Image, view: PublicView, words: Words) -> None:
     elif view.current is not None and 0 <= view.current < len(seats):
         who = player_name(seats[view.current].name, words.player_name(view.current))
         template = {
-            "color": words.picks_color,
-            "respond": words.must_answer,
-            "drawn": words.may_play_drawn,
+            Phase.COLOR: words.picks_color,
+            Phase.RESPOND: words.must_answer,
+            Phase.DRAWN: words.may_play_drawn,
         }.get(view.awaiting, words.to_play)
         line = name_parts(template, who)
     if line:

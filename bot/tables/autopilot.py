@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.engine import Action, Game
+from bot.engine import Action, Game, Phase
 
 from .scheduler import Scheduler
 from .snapshot import TableSnapshot
@@ -134,7 +134,7 @@ class Autopilot:
         key = f"{table.table_id}:jump"
         public = table.public
         assert public is not None
-        if not public.house.jump_in or public.awaiting != "turn":
+        if not public.house.jump_in or public.awaiting is not Phase.TURN:
             self.scheduler.cancel(key)
             return
         jumpers = [

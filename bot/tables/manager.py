@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from bot.engine import Action, Game, RuleSet
+from bot.engine import Action, Do, Game, RuleSet
 from bot.engine.ai import decide, jump_in
 
 from . import lobby, play
@@ -464,7 +464,7 @@ class TableManager:
                 return
             if table.match.game.catchable() != target:
                 return
-            action = Action(seat, "catch", target=target)
+            action = Action(seat, Do.CATCH, target=target)
             change = play.apply_action(
                 table, seat, action, now=self.clock(), delay=self.round_delay
             )

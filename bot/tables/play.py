@@ -10,9 +10,11 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from bot.engine import Action, Event, RuleError
+from bot.engine import Action, Do, Event, RuleError
 from bot.engine.ai import timeout_action
+from bot.engine.events import Challenged, read_all
 from bot.engine.game import Phase
+from bot.i18n import refusals
 
 from .change import Change
 from .commands import Actor
@@ -25,7 +27,7 @@ from .tablelog import LogEntry, entries
 
 # The engine actions that take a turn (a catch or an UNO call does not): a click on one of
 # these that lost a race is told what came first.
-TURN_ACTIONS = frozenset({"play", "draw", "pass", "accept", "challenge", "choose_color"})
+TURN_ACTIONS = frozenset({Do.PLAY, Do.DRAW, Do.PASS, Do.ACCEPT, Do.CHALLENGE, Do.CHOOSE_COLOR})
 
 
 def player_seat(table: Table, user_id: int) -> int:
@@ -51,15 +53,16 @@ def apply_action(table: Table, seat: int, action: Action, *, now: float, delay: 
     if table.status is not Status.PLAYING:
         raise round_over(table)
     game = match.game
-    uno = action.uno or (action.do == "play" and seat in table.uno_armed)
+    uno = action.uno or (action.do == Do.PLAY and seat in table.uno_armed)
     turn_of = game.current
     try:
         events = game.apply(dataclasses.replace(action, seat=seat, uno=uno))
     except RuleError as exc:
-        raise TableError("rule", text=exc.template, code=exc.code, **exc.params) from None
-    if action.do == "call_uno":
+        text, params = refusals.template(exc)
+        raise TableError("rule", text=text, code=exc.code, **params) from None
+    if action.do == Do.CALL_UNO:
         message = note("uno")
-    elif action.do == "catch":
+    elif action.do == Do.CATCH:
         count = game.house.uno_penalty
         message = (
             (note("caught", count=count) if count else note("caught_free"))
@@ -83,9 +86,9 @@ def after_events(
     assert match is not None
     game = match.game
     table.uno_armed = [s for s in table.uno_armed if len(game.hands[s]) == 2]
-    for event in events:
-        if event.get("type") == "challenge":
-            change.reveal = Reveal(int(event["target"]), tuple(event.get("hand", ())))
+    for event in read_all(events):
+        if isinstance(event, Challenged):
+            change.reveal = Reveal(event.target, event.hand)
     lowest = table.rules.scoring.value == "lowest"
     table.record(*(scored_lowest(e) if lowest else e for e in entries(events)))
     winner = game.end_if_stalled()
@@ -111,7 +114,7 @@ def by_player(table: Table, seat: int, action: Action, *, now: float, delay: flo
     game = table.match.game if table.match is not None else None
     # A jump-in shows the player is back as much as a move on their own turn does.
     back = game is not None and (
-        action.do == "play" or (action.do != "catch" and seat == game.current)
+        action.do == Do.PLAY or (action.do != Do.CATCH and seat == game.current)
     )
     change = apply_action(table, seat, action, now=now, delay=delay)
     if back and change.changed:
@@ -130,7 +133,7 @@ def arm_uno(table: Table, seat: int, *, now: float, delay: float) -> Change:
     # On one's turn, or out of turn with a card to jump in with.
     may_play = game.current == seat or bool(game.legal_actions(seat))
     if len(game.hands[seat]) != 2 or not may_play:
-        return apply_action(table, seat, Action(seat, "call_uno"), now=now, delay=delay)
+        return apply_action(table, seat, Action(seat, Do.CALL_UNO), now=now, delay=delay)
     if seat in table.uno_armed:
         table.uno_armed.remove(seat)
         return Change(note=note("uno_withdrawn"))
@@ -221,7 +224,7 @@ def stale_click(table: Table, seat: int, action: object, version: int) -> StaleC
             name = safe_name(table.seats[first.seat].name)
             if first.turn_of == seat and first.seat != first.turn_of:
                 return StaleClick("turn_taken", name=name)
-            if action.do == "play" and seat != first.turn_of:
+            if action.do == Do.PLAY and seat != first.turn_of:
                 return StaleClick("jump_in_too_late", name=name)
     return StaleClick()
 

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine import Game, HandView, Phase, PublicView, RuleSet, ScoreView, hand_view, public_view
+from bot.engine import (
+    Do,
+    Game,
+    HandView,
+    Phase,
+    PublicView,
+    RuleSet,
+    ScoreView,
+    hand_view,
+    public_view,
+)
 from bot.engine.cards import CARD_INDEX, WILD_DRAW4, Edition
 from bot.engine.penalties import answer_kind
 
@@ -151,7 +161,7 @@ def penalty_answers(game: Game) -> tuple[str, ...]:
     ways = ["accept"]
     if answer_kind(game, WILD_DRAW4) or answer_kind(game, CARD_INDEX["red-draw2"]):
         ways.append("stack")
-    if any(action.do == "challenge" for action in game.legal_actions()):
+    if any(action.do == Do.CHALLENGE for action in game.legal_actions()):
         ways.append("challenge")
     if game.edition is Edition.MARIO:  # the Super Star is in Mario's deck alone
         ways.append("bounce")

@@ -12,6 +12,30 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from bot.engine import Event
+from bot.engine.events import (
+    Accepted,
+    Bounced,
+    Caught,
+    Challenged,
+    ColorChosen,
+    CustomEffectDone,
+    Drew,
+    FirstCard,
+    Forfeit,
+    JumpedIn,
+    Left,
+    Passed,
+    PlayAgain,
+    Played,
+    Reversed,
+    Rotated,
+    RoundOver,
+    Skipped,
+    Stacked,
+    Swapped,
+    UnoCalled,
+    read_all,
+)
 
 LOG_LINES = 6  # entries a table keeps (the table message shows the last five)
 
@@ -66,63 +90,54 @@ def dump_line(line: LogLine) -> object:
 def entries(events: Iterable[Event]) -> list[LogEntry]:
     """The entries worth telling the table for these engine events (one line each)."""
     out: list[LogEntry] = []
-    events = list(events)
-    for index, event in enumerate(events):
-        kind = event.get("type")
-        seat = event.get("seat")
-        if kind == "play":
-            out.append(LogEntry("play", seat=seat, card=event["card"], color=event.get("color")))
-            if event.get("house_rule"):
-                out.append(LogEntry("house_rule", text=str(event["house_rule"])))
-        elif kind == "bounce":
-            out.append(
-                LogEntry("bounce", seat=seat, target=event["target"], color=event.get("color"))
-            )
-        elif kind == "draw":
-            count = int(event["count"])
-            reason = event.get("reason")
-            if reason == "draw":
+    typed = read_all(events)
+    for index, event in enumerate(typed):
+        match event:
+            case Played(seat=seat, card=card, color=color, house_rule=rule):
+                out.append(LogEntry("play", seat=seat, card=card, color=color))
+                if rule:
+                    out.append(LogEntry("house_rule", text=rule))
+            case Bounced(seat=seat, target=target, color=color):
+                out.append(LogEntry("bounce", seat=seat, target=target, color=color))
+            case Drew(seat=seat, count=count, reason="draw"):
                 out.append(LogEntry("draw", seat=seat, count=count))
-            elif reason not in ("victory_lap", "catch") and count:  # told by the play or catch
-                out.append(LogEntry("draws", seat=seat, count=count))
-        elif kind in ("pass", "skip", "color", "uno", "leave"):
-            out.append(LogEntry(kind, seat=seat, color=event.get("color")))
-        elif kind == "reverse":
-            out.append(LogEntry("reverse", direction=int(event["direction"])))
-        elif kind == "accept":
-            out.append(LogEntry("accept", seat=seat, count=int(event["count"])))
-        elif kind == "challenge":
-            out.append(
-                LogEntry("challenge", seat=seat, target=event["target"], legal=bool(event["legal"]))
-            )
-        elif kind == "catch":
-            drawn = next(
-                (
-                    int(e["count"])
-                    for e in events[index + 1 : index + 2]
-                    if e.get("type") == "draw" and e.get("reason") == "catch"
-                ),
-                0,
-            )
-            out.append(LogEntry("catch", seat=seat, target=event["target"], count=drawn))
-        elif kind == "jump_in":
-            out.append(LogEntry("jump_in", seat=seat))
-        elif kind == "stack":
-            out.append(LogEntry("stack", seat=seat, target=event["target"], count=event["total"]))
-        elif kind == "swap":
-            out.append(LogEntry("swap", seat=seat, target=event["target"]))
-        elif kind == "rotate":
-            out.append(LogEntry("rotate", direction=int(event["direction"])))
-        elif kind == "custom_effect":
-            out.append(LogEntry("custom_effect", seat=seat, text=str(event["effect"])))
-        elif kind == "play_again":
-            out.append(LogEntry("play_again", seat=seat))
-        elif kind == "first_card" and event.get("effect") == "starts":
-            out.append(LogEntry("first_card", card=event["card"]))
-        elif kind == "round_over":
-            out.append(LogEntry("round_over", seat=event["winner"], count=int(event["points"])))
-        elif kind == "forfeit":
-            out.append(LogEntry("forfeit", seat=event["winner"]))
+            case Drew(seat=seat, count=count, reason=reason):
+                if reason not in ("victory_lap", "catch") and count:  # told by the play or catch
+                    out.append(LogEntry("draws", seat=seat, count=count))
+            case Passed(seat=seat) | Skipped(seat=seat) | UnoCalled(seat=seat) | Left(seat=seat):
+                out.append(LogEntry(event.TYPE, seat=seat))
+            case ColorChosen(seat=seat, color=color):
+                out.append(LogEntry("color", seat=seat, color=color))
+            case Reversed(direction=direction):
+                out.append(LogEntry("reverse", direction=direction))
+            case Accepted(seat=seat, count=count):
+                out.append(LogEntry("accept", seat=seat, count=count))
+            case Challenged(seat=seat, target=target, legal=legal):
+                out.append(LogEntry("challenge", seat=seat, target=target, legal=legal))
+            case Caught(seat=seat, target=target):
+                after = typed[index + 1 : index + 2]
+                drawn = next(
+                    (e.count for e in after if isinstance(e, Drew) and e.reason == "catch"), 0
+                )
+                out.append(LogEntry("catch", seat=seat, target=target, count=drawn))
+            case JumpedIn(seat=seat):
+                out.append(LogEntry("jump_in", seat=seat))
+            case Stacked(seat=seat, target=target, total=total):
+                out.append(LogEntry("stack", seat=seat, target=target, count=total))
+            case Swapped(seat=seat, target=target):
+                out.append(LogEntry("swap", seat=seat, target=target))
+            case Rotated(direction=direction):
+                out.append(LogEntry("rotate", direction=direction))
+            case CustomEffectDone(seat=seat, effect=effect):
+                out.append(LogEntry("custom_effect", seat=seat, text=effect))
+            case PlayAgain(seat=seat):
+                out.append(LogEntry("play_again", seat=seat))
+            case FirstCard(card=card, effect="starts"):
+                out.append(LogEntry("first_card", card=card))
+            case RoundOver(winner=winner, points=points):
+                out.append(LogEntry("round_over", seat=winner, count=points))
+            case Forfeit(winner=winner):
+                out.append(LogEntry("forfeit", seat=winner))
     return out
 
 

@@ -24,6 +24,7 @@ from typing import Any
 import discord
 
 from bot.crashpoints import crash_point
+from bot.engine import Phase
 from bot.i18n import Lang, lang
 from bot.i18n.pictures import picture_words
 from bot.pictures import PictureQueue, Priority
@@ -51,7 +52,7 @@ RETRY_DELAY = 2.0  # seconds before a failed refresh is tried again (doubled eac
 HISTORY_LIMIT = 50  # messages read back when a restarted table looks for its strays
 UNKNOWN_CHANNEL, MISSING_ACCESS, OLD_MESSAGE = 10003, 50001, 30046
 
-Turn = tuple[int, int, int, int, str]  # the awaited user, the round, both piles, the ask
+Turn = tuple[int, int, int, int, Phase]  # the awaited user, the round, both piles, the ask
 
 
 class LostChannel(Exception):

@@ -8,7 +8,7 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot.engine import Action, HandView
+from bot.engine import Action, Do, HandView, Phase
 from bot.engine.cards import CARD_INDEX, COLOR_INDEX, COLORS
 from bot.i18n import ENGLISH_LANG, Lang
 from bot.i18n.game_words import card_name, color_name, color_title
@@ -57,11 +57,11 @@ def answer_text(view: HandView, tongue: Lang = ENGLISH_LANG) -> str:
 def asks_text(view: HandView, tongue: Lang = ENGLISH_LANG) -> str:
     """What the game asks of this hand now (or what it may do out of turn)."""
     _ = tongue.gettext
-    if view.awaiting == "turn":
+    if view.awaiting is Phase.TURN:
         if not view.can_draw:
             return _("**Your turn:** play a card.") + " " + note_of("must_play_hint").render(tongue)
         return _("**Your turn:** play a card or draw.")
-    if view.awaiting == "drawn" and view.drawn:
+    if view.awaiting is Phase.DRAWN and view.drawn:
         drawn = label(view.drawn, tongue)
         if not view.can_pass:
             return (
@@ -70,9 +70,9 @@ def asks_text(view: HandView, tongue: Lang = ENGLISH_LANG) -> str:
                 + note_of("must_play_drawn").render(tongue)
             )
         return _("**You drew {card}**: play it or keep it.").format(card=drawn)
-    if view.awaiting == "color":
+    if view.awaiting is Phase.COLOR:
         return _("**Choose the color** of the first card.")
-    if view.awaiting == "respond":
+    if view.awaiting is Phase.RESPOND:
         return answer_text(view, tongue)
     if any(view.jump_in):
         card = view.cards[view.jump_in.index(True)]
@@ -174,7 +174,7 @@ def hand_layout(
             choose = (
                 PickTarget(picking.index, picking.card, color_index)
                 if swaps
-                else Action(ANY_SEAT, "play", card, color_index)
+                else Action(ANY_SEAT, Do.PLAY, card, color_index)
             )
             row.add_item(
                 button(
@@ -189,10 +189,10 @@ def hand_layout(
         row.add_item(button(t, v, TurnPage(page), label=_("Back")))
         layout.add_item(row)
         return layout
-    if view.awaiting == "color":
+    if view.awaiting is Phase.COLOR:
         row = ui.ActionRow[Any]()
         for name in COLORS:
-            choose = Action(ANY_SEAT, "choose_color", color=COLOR_INDEX[name])
+            choose = Action(ANY_SEAT, Do.CHOOSE_COLOR, color=COLOR_INDEX[name])
             label_ = color_title(name, tongue)
             row.add_item(button(t, v, choose, label=label_, emoji=COLOR_EMOJI[name]))
         layout.add_item(row)
@@ -200,8 +200,8 @@ def hand_layout(
 
     card_rows(layout, t, v, view, page, tongue=tongue)
     controls = ui.ActionRow[Any]()
-    if view.awaiting == "turn":
-        draw = Action(ANY_SEAT, "draw")
+    if view.awaiting is Phase.TURN:
+        draw = Action(ANY_SEAT, Do.DRAW)
         controls.add_item(
             button(
                 t,
@@ -212,11 +212,11 @@ def hand_layout(
                 disabled=not view.can_draw,
             )
         )
-    elif view.awaiting == "drawn":
-        keep = Action(ANY_SEAT, "pass")
+    elif view.awaiting is Phase.DRAWN:
+        keep = Action(ANY_SEAT, Do.PASS)
         controls.add_item(button(t, v, keep, label=_("Keep it"), disabled=not view.can_pass))
-    elif view.awaiting == "respond":
-        accept = Action(ANY_SEAT, "accept")
+    elif view.awaiting is Phase.RESPOND:
+        accept = Action(ANY_SEAT, Do.ACCEPT)
         total = _("Accept +{count}").format(count=view.penalty) if view.penalty else _("Accept")
         controls.add_item(
             button(
@@ -229,16 +229,16 @@ def hand_layout(
             )
         )
         if view.can_challenge:
-            challenge = Action(ANY_SEAT, "challenge")
+            challenge = Action(ANY_SEAT, Do.CHALLENGE)
             controls.add_item(button(t, v, challenge, label=_("Challenge")))
     jumping = any(view.jump_in)
-    two_on_turn = len(view.cards) == 2 and (view.awaiting in ("turn", "drawn") or jumping)
+    two_on_turn = len(view.cards) == 2 and (view.awaiting in (Phase.TURN, Phase.DRAWN) or jumping)
     if view.can_call_uno or two_on_turn:
         controls.add_item(
             button(
                 t,
                 v,
-                ArmUno() if two_on_turn else Action(ANY_SEAT, "call_uno"),
+                ArmUno() if two_on_turn else Action(ANY_SEAT, Do.CALL_UNO),
                 label="UNO! ✓" if hand.uno_armed else "UNO!",
                 style=discord.ButtonStyle.danger,
             )
@@ -288,7 +288,7 @@ def card_rows(
             elif aims and aims[index]:
                 request = PickTarget(index, code)
             else:
-                request = Action(ANY_SEAT, "play", CARD_INDEX[code])
+                request = Action(ANY_SEAT, Do.PLAY, CARD_INDEX[code])
             row.add_item(
                 button(
                     t,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.engine import PRESETS, Action
+from bot.engine import PRESETS, Action, Do
 from bot.engine.ai import LEVELS
 from bot.engine.cards import CARD_INDEX, CODES, COLOR_INDEX, COLORS, IS_WILD
 from bot.engine.house import OPTION_BY_NAME
@@ -240,7 +240,7 @@ def _play(arg: str | None, *, pick: bool, aim: bool = False) -> Request | Broken
         if IS_WILD[card] and named is None:
             return Broken("broken_card")
         return PickTarget(int(found[1]), found[2], named)
-    return Action(ANY_SEAT, "play", card, named)
+    return Action(ANY_SEAT, Do.PLAY, card, named)
 
 
 def option_of(name: str, text: str) -> SetHouseOption | None:
@@ -270,7 +270,7 @@ def _picked(action: str, arg: str | None, values: Sequence[str]) -> Request | Br
     if not isinstance(aim, PickTarget) or target is None:
         return Broken("broken_card")
     card = CARD_INDEX[aim.card]
-    return Action(ANY_SEAT, "play", card, aim.color, target=target)
+    return Action(ANY_SEAT, Do.PLAY, card, aim.color, target=target)
 
 
 def _number(arg: str | None, top: int) -> int | None:
@@ -291,25 +291,25 @@ def _decode(action: str, arg: str | None) -> tuple[Surface, Request] | Broken:
         "quit": ("table", Leave()),
         "next": ("table", NextRound()),
         "rematch": ("rematch", Rematch()),
-        "draw": ("hand", Action(ANY_SEAT, "draw")),
-        "keep": ("hand", Action(ANY_SEAT, "pass")),
-        "uno": ("hand", Action(ANY_SEAT, "call_uno")),
+        "draw": ("hand", Action(ANY_SEAT, Do.DRAW)),
+        "keep": ("hand", Action(ANY_SEAT, Do.PASS)),
+        "uno": ("hand", Action(ANY_SEAT, Do.CALL_UNO)),
         "arm": ("hand", ArmUno()),
-        "accept": ("hand", Action(ANY_SEAT, "accept")),
-        "challenge": ("hand", Action(ANY_SEAT, "challenge")),
+        "accept": ("hand", Action(ANY_SEAT, Do.ACCEPT)),
+        "challenge": ("hand", Action(ANY_SEAT, Do.CHALLENGE)),
     }
     if action in plain:
         return plain[action] if arg is None else Broken()
     if action == "computer" and arg in LEVELS:
         return "lobby", AddComputer(arg)
     if action == "respond" and arg in ("accept", "challenge"):
-        return "table", Action(ANY_SEAT, arg)
+        return "table", Action(ANY_SEAT, Do(arg))
     if action == "catch" and (target := _number(arg, MAX_SEATS - 1)) is not None:
-        return "table", Action(ANY_SEAT, "catch", target=target)
+        return "table", Action(ANY_SEAT, Do.CATCH, target=target)
     if action in ("page", "back") and (page := _number(arg, MAX_PAGE)) is not None:
         return "hand", TurnPage(page)
     if action == "color" and arg in COLOR_INDEX:
-        return "hand", Action(ANY_SEAT, "choose_color", color=COLOR_INDEX[arg])
+        return "hand", Action(ANY_SEAT, Do.CHOOSE_COLOR, color=COLOR_INDEX[arg])
     if action in ("play", "pick", "aim"):
         request = _play(arg, pick=action == "pick", aim=action == "aim")
         return request if isinstance(request, Broken) else ("hand", request)

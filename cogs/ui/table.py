@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from discord import ui
 
-from bot.engine import Action, SeatView
+from bot.engine import Action, Do, Phase, SeatView
 from bot.i18n import ENGLISH_LANG, Lang, lang
 from bot.i18n.game_words import card_name, color_name
 from bot.tables.commands import ANY_SEAT, NextRound, ShowHand
@@ -45,14 +45,14 @@ def status_line(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     public = table.public
     assert public is not None
     if table.status is Status.PLAYING and public.current is not None:
-        if public.awaiting == "respond":
+        if public.awaiting is Phase.RESPOND:
             pending = card_name(public.pending, tongue) if public.pending else _("penalty")
             doing = _("answer the {card}: **+{count}** ({answers})").format(
                 card=pending, count=public.penalty or 0, answers=answers(table, tongue)
             )
-        elif public.awaiting == "drawn":
+        elif public.awaiting is Phase.DRAWN:
             doing = _("play the card you drew or keep it")
-        elif public.awaiting == "color":
+        elif public.awaiting is Phase.COLOR:
             doing = _("choose the color of the first card")
         else:
             doing = _("your turn")
@@ -94,7 +94,7 @@ def jump_in_hint(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str | Non
     """Under jump_in, while a turn is awaited: anyone with the identical card may play it."""
     public = table.public
     assert public is not None
-    if not public.house.jump_in or public.awaiting != "turn" or public.top is None:
+    if not public.house.jump_in or public.awaiting is not Phase.TURN or public.top is None:
         return None
     if public.top.startswith("wild"):
         return None
@@ -230,7 +230,7 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
             button(
                 t,
                 0,
-                Action(ANY_SEAT, "catch", target=catchable if catchable is not None else 0),
+                Action(ANY_SEAT, Do.CATCH, target=catchable if catchable is not None else 0),
                 label=_("Catch!")
                 if catchable is None
                 else _("Catch {name}").format(name=table.seats[catchable].name)[:80],
@@ -238,7 +238,7 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
                 disabled=catchable is None,
             )
         )
-        if public.awaiting == "respond":
+        if public.awaiting is Phase.RESPOND:
             accept = (
                 _("Accept +{count}").format(count=public.penalty) if public.penalty else _("Accept")
             )

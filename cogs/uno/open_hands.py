@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import discord
 from discord import ui
 
+from bot.engine import Phase
 from bot.i18n import Lang
 from bot.tables.commands import Actor, ShowHand
 from bot.tables.locks import KeyedLocks
@@ -98,7 +99,7 @@ class OpenHands:
             if hand.until < now:
                 del hands[user_id]
             elif hand.version < table.version and key not in self._queued:
-                may_jump = public.awaiting == "turn" and hand.seat != public.current
+                may_jump = public.awaiting is Phase.TURN and hand.seat != public.current
                 if may_jump or hand.jump:
                     self._queued.add(key)
                     self.clicks.spawn(self._redraw(key))

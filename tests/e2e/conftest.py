@@ -11,7 +11,7 @@ import pytest
 @pytest.fixture(autouse=True)
 async def close_storages() -> AsyncIterator[None]:
     """Set up first, torn down last: close every Storage the test opened after its bots."""
-    from tests.e2e.uno_helpers import OPEN_STORAGES
+    from tests.e2e.helpers import OPEN_STORAGES
 
     yield
     while OPEN_STORAGES:

@@ -16,7 +16,7 @@ from bot.config import ConfigError, Settings
 from cogs.about import INVITE_PERMISSIONS, project_url
 from cogs.errors import UnoTree
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
-from tests.e2e.uno_helpers import start_bot
+from tests.e2e.helpers import start_bot
 
 
 def syncs(fake: FakeDiscord) -> int:

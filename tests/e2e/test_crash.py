@@ -10,7 +10,7 @@ from bot.engine.game import Phase
 from bot.tables.table import Status, Table
 from fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.e2e.child import ChildBot, save_table, saved_tables
-from tests.e2e.uno_helpers import open_hand
+from tests.e2e.helpers import open_hand
 
 ANSWERS = ("color", "accept", "draw")  # a hand button every awaited seat has, by phase
 

@@ -18,8 +18,15 @@ from fake_discord.constants import (
     CB_UPDATE_MESSAGE,
 )
 from fake_discord.interactions import FakeInteraction
-from tests.e2e.test_uno_match import enabled, lobby_and_start
-from tests.e2e.uno_helpers import Harness, live_clicks, settle, start_bot, table_message
+from tests.e2e.helpers import (
+    Harness,
+    enabled,
+    live_clicks,
+    lobby_and_start,
+    settle,
+    start_bot,
+    table_message,
+)
 
 
 def token_requests(fake: FakeDiscord, itx: FakeInteraction, since: int) -> list[str]:

@@ -11,9 +11,8 @@ from bot.engine import Game
 from bot.engine.cards import CARD_INDEX, COLOR_INDEX
 from bot.tables.table import Table
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
-from tests.arrange import give, put_on_top
-from tests.e2e.test_uno_match import enabled, press
-from tests.e2e.uno_helpers import Harness, open_hand, settle, start_bot, table_message
+from tests.e2e.helpers import Harness, enabled, open_hand, press, settle, start_bot, table_message
+from tests.helpers import give, put_on_top
 
 
 async def new_lobby(h: Harness, users: list[FakeUser], options: dict[str, object]) -> FakeMessage:

@@ -9,7 +9,7 @@ from bot.engine import PRESETS
 from bot.storage.models import MatchPlayer, MatchRecord
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeUser
 from fake_discord.constants import PERM_MANAGE_GUILD
-from tests.e2e.uno_helpers import Harness, start_bot
+from tests.e2e.helpers import Harness, start_bot
 
 
 async def test_a_server_picks_default_house_rules_and_whether_they_are_rated(

@@ -13,8 +13,7 @@ from bot.storage import GuildSettings
 from cogs.settings import apply_choice
 from fake_discord import BotRunner, FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from fake_discord.constants import PERM_MANAGE_GUILD
-from tests.e2e.test_uno_match import enabled, press
-from tests.e2e.uno_helpers import Harness, settle, start_bot
+from tests.e2e.helpers import Harness, enabled, press, settle, start_bot
 
 GERMAN, POLISH, ENGLISH = lang("de"), lang("pl"), lang("en")
 SHOW = POLISH.gettext("Show my hand")

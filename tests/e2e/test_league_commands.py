@@ -19,7 +19,7 @@ from cogs.league.items import DB_DOWN, LEAGUE_ITEMS
 from cogs.ui.items import DYNAMIC_ITEMS
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.constants import PERM_MANAGE_GUILD
-from tests.e2e.uno_helpers import Harness, commands_granted_to_everyone, start_bot
+from tests.e2e.helpers import Harness, commands_granted_to_everyone, start_bot
 
 ODD_NAME = "**Boss** @everyone <@123456789012345678>"
 

@@ -6,8 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeUser
-from tests.e2e.test_uno_match import lobby_and_start, play_turn
-from tests.e2e.uno_helpers import open_hand, settle, start_bot, table_message
+from tests.e2e.helpers import (
+    lobby_and_start,
+    open_hand,
+    play_turn,
+    settle,
+    start_bot,
+    table_message,
+)
 
 
 async def test_show_my_hand_edits_the_players_newest_hand(

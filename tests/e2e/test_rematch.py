@@ -8,8 +8,7 @@ from pathlib import Path
 from bot.engine import HouseRules
 from bot.tables.table import Status
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
-from tests.e2e.test_uno_match import lobby_and_start, maybe_catch, play_turn
-from tests.e2e.uno_helpers import Harness, settle, start_bot
+from tests.e2e.helpers import Harness, lobby_and_start, maybe_catch, play_turn, settle, start_bot
 
 
 async def private_answer(h: Harness, user: FakeUser, msg: FakeMessage, label: str) -> str:

@@ -7,8 +7,15 @@ from pathlib import Path
 from bot.tables.scheduler import ManualScheduler
 from bot.tables.table import Status
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
-from tests.e2e.test_uno_match import lobby_and_start, maybe_catch, play_turn
-from tests.e2e.uno_helpers import open_hand, settle, start_bot, table_message
+from tests.e2e.helpers import (
+    lobby_and_start,
+    maybe_catch,
+    open_hand,
+    play_turn,
+    settle,
+    start_bot,
+    table_message,
+)
 
 
 async def test_kill_restart_and_finish_with_old_buttons(

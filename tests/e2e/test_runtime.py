@@ -17,8 +17,7 @@ from bot.runner import StartError, serve
 from bot.storage import Storage
 from bot.tables.table import Status
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
-from tests.e2e.test_uno_match import lobby_and_start
-from tests.e2e.uno_helpers import open_hand, start_bot, table_message
+from tests.e2e.helpers import lobby_and_start, open_hand, start_bot, table_message
 
 
 @pytest.fixture

@@ -16,8 +16,15 @@ from discord import ui
 from bot.engine.cards import Edition
 from bot.render import edition_cards
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
-from tests.e2e.test_uno_match import lobby_and_start, play_turn
-from tests.e2e.uno_helpers import live_clicks, open_hand, settle, start_bot, table_message
+from tests.e2e.helpers import (
+    live_clicks,
+    lobby_and_start,
+    open_hand,
+    play_turn,
+    settle,
+    start_bot,
+    table_message,
+)
 
 
 def view_timeouts() -> list[asyncio.Task[object]]:

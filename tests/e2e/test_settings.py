@@ -8,8 +8,13 @@ import pytest
 
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
 from fake_discord.constants import PERM_MANAGE_GUILD
-from tests.e2e.test_uno_match import lobby_and_start
-from tests.e2e.uno_helpers import commands_granted_to_everyone, settle, start_bot, table_message
+from tests.e2e.helpers import (
+    commands_granted_to_everyone,
+    lobby_and_start,
+    settle,
+    start_bot,
+    table_message,
+)
 
 
 async def test_settings_panel_changes_the_next_game(

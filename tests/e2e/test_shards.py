@@ -25,8 +25,7 @@ from bot.storage import Storage, shard_of
 from bot.tables.table import Table
 from fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.discord_py import URL_ENV
-from tests.e2e.test_uno_match import enabled
-from tests.e2e.uno_helpers import open_hand, table_message
+from tests.e2e.helpers import enabled, open_hand, table_message
 from tests.storage.conftest import ADMIN_URL, _admin, _with_database
 
 ROOT = Path(__file__).resolve().parents[2]

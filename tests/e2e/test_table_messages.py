@@ -17,8 +17,17 @@ from cogs.ui.pacer import ChannelPacer
 from cogs.ui.table import log_text, status_line
 from fake_discord import BotRunner, FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.clock import ManualClock
-from tests.e2e.test_uno_match import lobby_and_start, maybe_catch, play_turn
-from tests.e2e.uno_helpers import Harness, board, open_hand, settle, start_bot, table_message
+from tests.e2e.helpers import (
+    Harness,
+    board,
+    lobby_and_start,
+    maybe_catch,
+    open_hand,
+    play_turn,
+    settle,
+    start_bot,
+    table_message,
+)
 
 WRITES = ("create", "edit", "delete")
 

@@ -7,8 +7,15 @@ from pathlib import Path
 from bot.engine.cards import CARD_INDEX, CODES, COLOR_INDEX
 from bot.engine.game import Phase
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
-from tests.e2e.test_uno_match import enabled, lobby_and_start, press
-from tests.e2e.uno_helpers import open_hand, settle, start_bot, table_message
+from tests.e2e.helpers import (
+    enabled,
+    lobby_and_start,
+    open_hand,
+    press,
+    settle,
+    start_bot,
+    table_message,
+)
 
 
 async def test_strangers_stale_and_double_clicks_and_a_challenge(

@@ -11,7 +11,7 @@ import pytest
 from bot.storage.models import LeaderboardPage, MatchPlayer, MatchRecord
 from cogs.league.items import MAX_OFFSET, LeaderboardPageButton, leaderboard_layout
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeInteraction, FakeUser
-from tests.e2e.uno_helpers import Harness, start_bot
+from tests.e2e.helpers import Harness, start_bot
 
 ITX_APPLICATION_COMMAND = 2
 

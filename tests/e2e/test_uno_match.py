@@ -8,104 +8,15 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.engine.game import Phase
 from bot.tables.table import Status
-from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser, walk_components
-from tests.e2e.uno_helpers import Harness, open_hand, settle, start_bot, table_message
-
-
-async def press(h: Harness, user: FakeUser, msg: FakeMessage, custom_id: str) -> None:
-    """Click a button of an ephemeral hand and wait for the bot to redraw it."""
-    edits = msg.edit_count
-    itx = await h.fake.click(user, msg, custom_id)
-    await itx.response()
-    await h.fake.wait_for(lambda: msg.edit_count > edits, what="the hand to be redrawn")
-    await settle(h)
-
-
-def enabled(msg: FakeMessage, action: str) -> list[str]:
-    return [
-        b.custom_id
-        for b in msg.buttons
-        if b.custom_id and not b.disabled and b.custom_id.split(":")[3] == action
-    ]
-
-
-async def lobby_and_start(
-    h: Harness, users: list[FakeUser], options: dict[str, object]
-) -> tuple[FakeMessage, object]:
-    fake = h.fake
-    itx = await fake.slash(users[0], h.channel, "uno new", options)
-    lobby = (await itx.response()).message
-    assert lobby is not None
-    for user in users[1:]:
-        await (await fake.click(user, lobby, lobby.button("Join"))).response()
-    await (await fake.click(users[0], lobby, lobby.button("Start"))).response()
-    thread = (await fake.wait_for(lambda: fake.threads_of(h.channel)))[-1]
-    await fake.wait_for(lambda: table_message(fake, thread), what="the table message")
-    await settle(h)
-    return lobby, thread
-
-
-async def play_turn(h: Harness, users: dict[int, FakeUser], thread: object, step: int) -> None:
-    """The awaited player opens their hand and acts on it with buttons only."""
-    fake = h.fake
-    [table] = h.bot.tables.tables.values()
-    assert table.match is not None
-    game = table.match.game
-    seat = game.current
-    user = users[table.seats[seat].user_id]
-    board = await fake.wait_for(lambda: table_message(fake, thread), what="the table")  # type: ignore[arg-type]
-    hand = await open_hand(fake, user, board)
-    assert hand.is_ephemeral and hand.visible_to(user)
-    if game.phase is Phase.COLOR:
-        await press(h, user, hand, enabled(hand, "color")[step % 4])
-        return
-    if game.phase is Phase.RESPOND:
-        bounce = enabled(hand, "pick")
-        if bounce and step % 2 == 0:
-            await press(h, user, hand, bounce[0])
-            await press(h, user, hand, enabled(hand, "play")[0])
-            return
-        choice = "challenge" if enabled(hand, "challenge") and step % 3 != 2 else "accept"
-        await press(h, user, hand, enabled(hand, choice)[0])
-        return
-    if len(game.hands[seat]) == 2 and game.playable(seat) and step % 3 != 0:
-        await press(h, user, hand, enabled(hand, "arm")[0])  # call UNO with the next card
-    cards = enabled(hand, "play") + enabled(hand, "pick")
-    if game.phase is Phase.TURN and (not cards or step % 7 == 0):
-        await press(h, user, hand, enabled(hand, "draw")[0])
-        cards = enabled(hand, "play") + enabled(hand, "pick")
-        if not cards:
-            return  # the drawn card could not be played: the turn is over
-        if step % 2:
-            await press(h, user, hand, enabled(hand, "keep")[0])
-            return
-    if not cards:
-        await press(h, user, hand, enabled(hand, "keep")[0])
-        return
-    card = cards[0]
-    await press(h, user, hand, card)
-    if card.split(":")[3] == "pick":
-        await press(h, user, hand, enabled(hand, "play")[step % 4])
-
-
-async def maybe_catch(h: Harness, users: dict[int, FakeUser], thread: object) -> None:
-    """Anyone may catch a player who went down to one card without calling UNO."""
-    fake = h.fake
-    board = table_message(fake, thread)  # type: ignore[arg-type]
-    if board is None:
-        return
-    catch = [b for b in board.buttons if b.label.startswith("Catch") and not b.disabled]
-    if not catch:
-        return
-    [table] = h.bot.tables.tables.values()
-    target = int(catch[0].custom_id.split(":")[4])  # type: ignore[union-attr]
-    catcher = next(u for uid, u in users.items() if uid != table.seats[target].user_id)
-    itx = await fake.click(catcher, board, catch[0])
-    reply = (await itx.response()).message
-    assert reply is not None and reply.is_ephemeral
-    await settle(h)
+from fake_discord import BotRunner, FakeDiscord, FakeGuild, walk_components
+from tests.e2e.helpers import (
+    lobby_and_start,
+    maybe_catch,
+    play_turn,
+    settle,
+    start_bot,
+)
 
 
 @pytest.mark.parametrize("edition", ["classic", "sonic", "mario"])

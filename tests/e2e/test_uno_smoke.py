@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
-from tests.e2e.uno_helpers import open_hand, start_bot, table_message
+from tests.e2e.helpers import open_hand, start_bot, table_message
 
 
 async def test_lobby_start_and_play(

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_helpers import build_deck, edition_codes
 
-from bot.engine.__main__ import main
+from tests.engine.helpers import (
+    CASES,
+    SCENARIOS,
+    build_deck,
+    cli,
+    edition_codes,
+    engine,
+    scenario_text,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = ROOT / "tests" / "scenarios"
-CASES = sorted(p for p in SCENARIOS.glob("*.json") if not p.name.endswith(".expected.json"))
 STATE_FIELDS = (
     "hands",
     "top",
@@ -31,37 +31,6 @@ STATE_FIELDS = (
     "winner",
     "points",
 )
-
-
-def engine(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot.engine", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
-
-
-def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """The command line run in this process (the same code as ``engine``, without start-up)."""
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(list(args))
-            except SystemExit as exc:
-                code = exc.code if isinstance(exc.code, int) else 1
-    finally:
-        sys.stdin = saved
-    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
-
-
-def scenario_text(data: Any) -> subprocess.CompletedProcess[str]:
-    return cli("scenario", "-", stdin=data if isinstance(data, str) else json.dumps(data))
 
 
 def check_output(got: dict[str, Any], expected: dict[str, Any]) -> None:
@@ -206,6 +175,26 @@ def test_missing_fields_are_bad_action() -> None:
     for action in ({"seat": 1, "do": "play"}, {"seat": 1, "do": "catch"}, {"do": "draw"}):
         out = json.loads(scenario_text(_with(actions=[action])).stdout)
         assert out["error"]["code"] == "bad_action"
+
+
+def test_a_seat_leaves_out_of_turn() -> None:
+    """Seat 2 leaves while seat 1 is awaited: its cards go back into the pile, play goes on."""
+    out = json.loads(scenario_text(_with(actions=[{"seat": 2, "do": "leave"}])).stdout)
+    assert out["error"] is None
+    assert out["events"][-1] == {"type": "leave", "seat": 2, "returned": 7}
+    state = out["state"]
+    assert state["hands"][2] == [] and state["seat"] == 1 and state["awaiting"] == "turn"
+    assert state["draw_pile"] == 108 - 21 - 1 + 7
+    left = {"seat": 2, "do": "leave"}
+    again = json.loads(scenario_text(_with(actions=[left, left])).stdout)
+    assert again["error"]["code"] == "not_allowed" and again["error"]["index"] == 1
+
+
+def test_refusals_are_told_in_english() -> None:
+    out = json.loads(scenario_text(_with(actions=[{"seat": 2, "do": "draw"}])).stdout)
+    assert out["error"] == {"index": 0, "code": "not_your_turn", "message": "It is not your turn."}
+    out = json.loads(scenario_text(_with(actions=[{"seat": 1, "do": "dance"}])).stdout)
+    assert out["error"]["message"] == "Unknown action 'dance'."
 
 
 def test_round_over_rejects_even_unknown_actions() -> None:

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 import pytest
-from engine_helpers import build_deck
-from test_engine_cli import CASES, cli, engine, scenario_text
+
+from tests.engine.helpers import CASES, build_deck, cli, engine, scenario_text
 
 ALL_OPTIONS = {
     "stack": "all",

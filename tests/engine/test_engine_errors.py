@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import act, do, give, make_game, play, rejects
 
 from bot.engine import Action, Game
+from tests.engine.helpers import act, do, give, make_game, play, rejects
 
 P0 = ["green-1", "green-2", "green-3", "yellow-1", "yellow-2", "yellow-3", "blue-1"]
 P1 = ["red-2", "wild", "blue-3", "green-4", "green-6", "yellow-4", "yellow-6"]

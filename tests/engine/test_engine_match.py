@@ -6,12 +6,12 @@ import random
 from collections import Counter
 
 import pytest
-from engine_helpers import all_cards, build_deck, deal_order, do, give, hand, make_game, play
 
-from bot.engine import Edition, Game, Match, RuleSet, Scoring
+from bot.engine import Edition, Game, Match, RuleError, RuleSet, Scoring
 from bot.engine.cards import CARD_POINTS, CARD_RANK, IS_NUMBER, parse_card
 from bot.engine.match import choose_first_dealer
 from bot.engine.simulate import random_policy
+from tests.engine.helpers import all_cards, build_deck, deal_order, do, give, hand, make_game, play
 
 P0 = ["green-1", "green-2", "green-3", "yellow-1", "yellow-2", "yellow-3", "blue-1"]
 P1 = ["red-2", "blue-2", "blue-3", "green-4", "green-6", "yellow-4", "yellow-6"]
@@ -111,7 +111,7 @@ def test_match_goes_to_the_target() -> None:
     assert match.totals[winner] >= 200
     assert all(t < 200 for s, t in enumerate(match.totals) if s != winner)
     assert sum(map(sum, match.rounds)) == sum(match.totals)
-    with pytest.raises(Exception, match="over"):
+    with pytest.raises(RuleError, match="match_over"):
         match.next_round()
 
 
@@ -126,13 +126,13 @@ def test_single_round_match() -> None:
 def test_round_must_be_over_and_scored_once() -> None:
     rng = random.Random(7)
     match = Match(RuleSet(Edition.CLASSIC), 2, rng)
-    with pytest.raises(Exception, match="still"):
+    with pytest.raises(RuleError, match="round_playing"):
         match.finish_round()
-    with pytest.raises(Exception, match="still"):
+    with pytest.raises(RuleError, match="round_playing"):
         match.next_round()
     finish(match.game, rng)
     match.finish_round()
-    with pytest.raises(Exception, match="already"):
+    with pytest.raises(RuleError, match="round_scored"):
         match.finish_round()
 
 

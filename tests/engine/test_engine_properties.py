@@ -7,7 +7,6 @@ import random
 from collections import Counter
 from typing import Any
 
-from engine_helpers import all_cards
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -20,6 +19,7 @@ from hypothesis.stateful import (
 
 from bot.engine import OPTIONS, Action, Edition, Game, HouseRules, RuleError
 from bot.engine.cards import CARD_KINDS, CARD_POINTS, edition_deck, shuffle
+from tests.engine.helpers import all_cards
 
 FINISH_CAP = 50_000  # actions to finish a round in teardown (rounds end long before)
 

@@ -6,7 +6,10 @@ Unless a test says otherwise: three players, dealer 0, so seat 1 (the dealer's l
 from __future__ import annotations
 
 import pytest
-from engine_helpers import (
+
+from bot.engine import Edition, Game
+from bot.engine.cards import CARD_POINTS, CODES, parse_card
+from tests.engine.helpers import (
     act,
     all_cards,
     color,
@@ -21,9 +24,6 @@ from engine_helpers import (
     set_top,
     top,
 )
-
-from bot.engine import Edition, Game
-from bot.engine.cards import CARD_POINTS, CODES, parse_card
 
 # Hands without red cards or wild cards unless a test adds them.
 P0 = ["green-1", "green-2", "green-3", "yellow-1", "yellow-2", "yellow-3", "blue-1"]

@@ -8,11 +8,11 @@ import random
 from pathlib import Path
 
 import pytest
-from engine_helpers import do, give, make_game, play
 
-from bot.engine import Edition, Game, Match, RuleSet, Scoring, hand_view, public_view
+from bot.engine import Edition, Game, Match, Phase, RuleSet, Scoring, hand_view, public_view
 from bot.engine.cards import CODES, edition_deck, shuffle
 from bot.engine.simulate import random_policy
+from tests.engine.helpers import do, give, make_game, play
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -135,7 +135,9 @@ def test_public_view_never_holds_a_hand_card() -> None:
     # Still true while a penalty waits and after a challenge reveal.
     play(game, 1, "wild-draw4", "red")
     view = public_view(game)
-    assert view.pending == "wild-draw4" and view.pending_from == 1 and view.awaiting == "respond"
+    assert (
+        view.pending == "wild-draw4" and view.pending_from == 1 and view.awaiting is Phase.RESPOND
+    )
     do(game, 2, "challenge")
     text = repr(public_view(game))
     for code in {c for h in game.hands for c in map(CODES.__getitem__, h)} - {"red-5"}:
@@ -160,7 +162,7 @@ def test_hand_view_shows_playable_flags() -> None:
     # Wild cards first, so a big hand never hides them on its last page.
     assert view.cards[:2] == ("wild", "wild-draw4")
     assert view.cards[2:] == ("red-2", "yellow-skip", "green-7", "blue-5", "blue-9")
-    assert view.awaiting == "turn" and view.name == "Bob"
+    assert view.awaiting is Phase.TURN and view.name == "Bob"
     other = hand_view(game, 2)
     assert other.awaiting is None and not any(other.playable)
 
@@ -171,7 +173,7 @@ def test_hand_view_while_responding_offers_the_bounce() -> None:
     game = make_game("mario", [[], p1, p2], ["red-5"])
     play(game, 1, "red-draw2")
     view = hand_view(game, 2)
-    assert view.awaiting == "respond" and view.pending == "red-draw2"
+    assert view.awaiting is Phase.RESPOND and view.pending == "red-draw2"
     assert view.can_bounce and not view.can_challenge
     assert [c for c, ok in zip(view.cards, view.playable, strict=True) if ok] == ["wild-super-star"]
 
@@ -222,3 +224,22 @@ def test_a_generator_is_saved_packed_and_older_saves_still_load() -> None:
     again = rng_from_json(older)
     assert again.getstate() == rng.getstate()
     assert [again.random() for _ in range(3)] == [rng.random() for _ in range(3)]
+
+
+def test_a_round_saved_before_the_state_split_restores_and_plays_on_alike() -> None:
+    """A mid-round save (mario, stacking and 7-0, a seat gone) written by the engine before
+    ``RoundState``: it restores to the very same save, then plays on exactly as that engine
+    played it (its events and points recorded with the save)."""
+    recorded = json.loads(
+        (Path(__file__).parent / "data" / "round_saved_before_state.json").read_text()
+    )
+    game = Game.from_dict(recorded["save"])
+    assert through_json(game.to_dict()) == recorded["save"]
+    assert not game.active[3] and game.players == 3 and game.house.seven_o
+    rng = random.Random(9)
+    while not game.over:
+        random_policy(game, rng)
+    assert (
+        through_json(game.events[len(recorded["save"]["events"]) :]) == recorded["then"]["events"]
+    )
+    assert game.points == recorded["then"]["points"]

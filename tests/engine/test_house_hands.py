@@ -7,7 +7,9 @@ Three players, dealer 0, seat 1 starts on a red 5 unless a test says otherwise.
 from __future__ import annotations
 
 import pytest
-from engine_helpers import (
+
+from bot.engine import hand_view
+from tests.engine.helpers import (
     BASE0,
     BASE1,
     BASE2,
@@ -22,8 +24,6 @@ from engine_helpers import (
     rejects,
     table3,
 )
-
-from bot.engine import hand_view
 
 SEVEN_O = {"seven_o": True}
 

@@ -6,10 +6,10 @@ Three players, dealer 0, seat 1 starts on a red 5 unless a test says otherwise.
 from __future__ import annotations
 
 import pytest
-from engine_helpers import act, do, draws, give, hand, play, rejects, table3
 
 from bot.engine import Action, hand_view
 from bot.engine.cards import parse_card
+from tests.engine.helpers import act, do, draws, give, hand, play, rejects, table3
 
 JUMP = {"jump_in": True}
 

@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 import random
 
-from engine_helpers import act, play, table3
-from test_engine_cli import CASES
-
 from bot.engine import Event, Game, HouseRules
 from bot.engine.cards import CARD_LABELS, Edition, edition_deck, shuffle
 from bot.engine.simulate import random_policy
 from bot.tables.narrate import narrate
 from bot.tables.tablelog import entries
+from tests.engine.helpers import CASES, act, play, table3
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 

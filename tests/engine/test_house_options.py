@@ -6,7 +6,6 @@ import random
 from typing import Any
 
 import pytest
-from engine_helpers import act, do, give, hand, play, table3, through_json
 
 from bot.engine import (
     OPTIONS,
@@ -21,6 +20,7 @@ from bot.engine import (
     public_view,
 )
 from bot.engine.simulate import random_policy
+from tests.engine.helpers import act, do, give, hand, play, table3, through_json
 
 EVERYTHING: dict[str, Any] = {
     "stack": "all",

@@ -6,9 +6,9 @@ Three players, dealer 0, seat 1 starts on a red 5 unless a test says otherwise.
 from __future__ import annotations
 
 import pytest
-from engine_helpers import act, color, do, draws, give, hand, make_game, play, rejects, table3
 
 from bot.engine import hand_view, public_view
+from tests.engine.helpers import act, color, do, draws, give, hand, make_game, play, rejects, table3
 
 DRAW2 = {"stack": "draw2"}
 ALL = {"stack": "all"}

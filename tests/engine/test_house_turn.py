@@ -9,7 +9,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import (
+
+from bot.engine import Edition, Game, HouseRules, hand_view
+from bot.engine.cards import CODES, edition_deck, parse_card
+from bot.engine.simulate import play_round, random_policy
+from tests.engine.helpers import (
     act,
     all_cards,
     do,
@@ -22,10 +26,6 @@ from engine_helpers import (
     rejects,
     table3,
 )
-
-from bot.engine import Edition, Game, HouseRules, hand_view
-from bot.engine.cards import CODES, edition_deck, parse_card
-from bot.engine.simulate import play_round, random_policy
 
 UNTIL = {"draw_until_playable": True}
 MUST = {"must_play": True}

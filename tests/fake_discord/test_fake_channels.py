@@ -19,7 +19,7 @@ from fake_discord.constants import (
     PERM_VIEW_CHANNEL,
 )
 from fake_discord.minimal_bot import MinimalBot
-from tests.fake_discord.fake_helpers import call
+from tests.fake_discord.helpers import call
 
 
 async def test_a_deleted_thread_is_an_unknown_channel(

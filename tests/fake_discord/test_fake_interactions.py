@@ -10,7 +10,7 @@ import pytest
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeUser, ManualClock
 from fake_discord.constants import PERM_ADMINISTRATOR, PERM_MANAGE_GUILD
 from fake_discord.minimal_bot import MinimalBot
-from tests.fake_discord.fake_helpers import call
+from tests.fake_discord.helpers import call
 
 # ----- locales -----
 

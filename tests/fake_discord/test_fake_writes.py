@@ -11,7 +11,7 @@ import pytest
 
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeUser, ManualClock
 from fake_discord.minimal_bot import MinimalBot
-from tests.fake_discord.fake_helpers import call
+from tests.fake_discord.helpers import call
 
 
 def text_channel(bot: MinimalBot, channel_id: int) -> discord.TextChannel:

@@ -3,13 +3,17 @@ the slash commands told in a language, with English (the message ids) unchanged.
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContext
 from discord.app_commands import TranslationContextLocation as Where
 
+import bot.engine
 from bot.engine.errors import RuleError
-from bot.i18n import ENGLISH_LANG, lang, resolve
+from bot.i18n import ENGLISH_LANG, lang, refusals, resolve
 from bot.i18n.game_words import card_name
 from bot.i18n.pictures import picture_words
 from bot.render.words import ENGLISH
@@ -68,17 +72,39 @@ def test_notes_are_told_in_the_readers_language() -> None:
 
 
 def test_an_engine_refusal_is_told_in_the_readers_language() -> None:
-    error = RuleError("not_your_turn", "It is not your turn.")
-    refused = TableError("rule", text=error.template, code=error.code, **error.params)
-    assert refused.message == "It is not your turn."
+    error = RuleError("not_your_turn")
+    text, params = refusals.template(error)
+    refused = TableError("rule", text=text, code=error.code, **params)
+    assert refused.message == refusals.english(error) == "It is not your turn."
     assert refused.note.render(lang("de")) == "Du bist nicht am Zug."
-    ways = ("accept the penalty", "stack a Draw Two", "challenge it")
-    listed = RuleError("not_allowed", "Answer the penalty first: {ways}.", ways=ways)
-    assert listed.message == (
+    listed = RuleError("not_allowed", "answer_penalty", ways=("accept", "stack_draw2", "challenge"))
+    assert refusals.english(listed) == (
         "Answer the penalty first: accept the penalty, stack a Draw Two or challenge it."
     )
-    told = TableError("rule", text=listed.template, code=listed.code, **listed.params)
-    assert told.message == listed.message
+    text, params = refusals.template(listed)
+    told = TableError("rule", text=text, code=listed.code, **params)
+    assert told.message == refusals.english(listed)
+    assert told.note.render(lang("de")) != told.message  # each way told in German too
+
+
+def test_every_engine_refusal_has_its_text() -> None:
+    """Every reason the engine raises has an English text (read from the engine's source)."""
+    reasons: set[str] = set()
+    for path in Path(bot.engine.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            said = node.args[1:2] if name == "RuleError" else node.args[:1]
+            if name in {"not_allowed", "bad_action", "cannot_play", "RuleError"}:
+                reasons.update(
+                    str(c.value)
+                    for arg in said
+                    for c in ast.walk(arg)
+                    if isinstance(c, ast.Constant) and isinstance(c.value, str)
+                )
+    assert len(reasons) > 20 and reasons <= set(refusals.REFUSALS)
+    assert set(refusals.WAYS) >= {"accept", "challenge", "bounce"}
 
 
 def test_plural_forms_come_from_the_catalogue() -> None:

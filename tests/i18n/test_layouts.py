@@ -37,8 +37,8 @@ from cogs.ui.lobby import lobby_view
 from cogs.ui.rules_text import help_text, rules_view
 from cogs.ui.table import SCORES_IMAGE, TABLE_IMAGE, table_view
 from fake_discord.discord_py import check_send
-from tests.arrange import give, put_on_top
-from tests.cogs.test_house_layouts import EVERYTHING, check, hand_with, items
+from tests.cogs.ui.helpers import EVERYTHING, check, hand_with, items
+from tests.helpers import give, put_on_top
 
 LONG = "W" * 32  # Discord's longest display name
 

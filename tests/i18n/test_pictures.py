@@ -14,7 +14,7 @@ from bot.i18n.pictures import picture_words
 from bot.render import common, fonts, hand, leaderboard, scores, table, warm_up
 from bot.render.cache import clear_caches
 from bot.render.words import ENGLISH, Words, text_fields
-from tests.render.test_render_words import CYRILLIC_NAMES, render_everything
+from tests.render.helpers import CYRILLIC_NAMES, render_everything
 
 Box = tuple[float, float, float, float]
 

@@ -13,7 +13,7 @@ import pytest
 from PIL import Image, ImageStat
 
 from bot.engine.cards import COLORS, Edition, edition_deck
-from bot.engine.game import Game
+from bot.engine.game import Game, Phase
 from bot.engine.snapshot import HandView, hand_view, public_view
 from bot.render import art, render_hand, render_leaderboard, render_scores, render_table
 from bot.render.cache import clear_caches
@@ -166,7 +166,7 @@ def test_an_unplayable_card_keeps_its_color(edition: Edition, color: str) -> Non
         name="Ana",
         cards=(f"{color}-7", "green-2"),
         playable=(False, True),
-        awaiting="turn",
+        awaiting=Phase.TURN,
     )
     img = decode(render_hand(view))
     w, h = art.card_size(card_slots(2)[0][2])

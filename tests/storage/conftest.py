@@ -22,7 +22,7 @@ import pytest
 
 from bot.storage import Storage
 
-from .factories import Clock, RawDatabase
+from .helpers import Clock, RawDatabase
 
 ADMIN_URL = os.environ.get("UNO_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 BACKENDS = ["sqlite", "postgres"]

@@ -12,7 +12,7 @@ from bot.cli import main
 from bot.storage import Storage
 from bot.storage.migrations import latest_version
 
-from .factories import make_match
+from .helpers import make_match
 
 ENV = ("DISCORD_TOKEN", "DATABASE_URL", "DATABASE_PATH", "SHARD_COUNT", "SHARD_IDS", "LOG_LEVEL")
 

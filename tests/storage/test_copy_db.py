@@ -13,7 +13,7 @@ from bot.cli import main
 from bot.storage import GuildSettings, Storage, TableRecord
 
 from .conftest import StorageOpener
-from .factories import Clock, RawDatabase, make_match
+from .helpers import Clock, RawDatabase, make_match
 
 pytestmark = pytest.mark.parametrize("backend", ["postgres"])  # the copy's target
 

@@ -21,7 +21,7 @@ from bot.storage import (
     TableRecord,
 )
 
-from .factories import RawDatabase, make_match, random_match
+from .helpers import RawDatabase, make_match, random_match
 
 
 async def test_match_round_trip(storage: Storage) -> None:

@@ -12,7 +12,7 @@ from openskill.models import PlackettLuce
 from bot.storage import GuildSettings, MatchRecord, StaleTableError, Storage, TableRecord
 from bot.storage.rating import PROVISIONAL_MATCHES, display_rating
 
-from .factories import make_match, random_match
+from .helpers import make_match, random_match
 
 STACKING = {"stack": "all", "jump_in": True}
 

@@ -13,7 +13,7 @@ from bot.storage import StaleTableError, Storage, StorageError, StorageWriteErro
 from bot.storage.base import shard_of
 
 from .conftest import StorageOpener
-from .factories import RawDatabase
+from .helpers import RawDatabase
 
 
 def table(

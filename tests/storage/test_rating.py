@@ -12,7 +12,7 @@ from bot.storage import rating
 from bot.storage.ledger import LeagueContext, plan_match, scopes
 from bot.storage.models import ALL_TIME
 
-from .factories import make_match
+from .helpers import make_match
 
 
 def test_ratings_come_from_openskill() -> None:

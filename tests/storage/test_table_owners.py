@@ -17,7 +17,7 @@ from bot.tables.commands import Cancel, Join, Start
 from bot.tables.manager import TableManager
 from bot.tables.refusals import TableError
 from bot.tables.scheduler import ManualScheduler
-from tests.tables.test_manager import legal, user_at, who
+from tests.tables.helpers import legal, user_at, who
 
 from .conftest import StorageOpener
 

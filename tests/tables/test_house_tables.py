@@ -35,7 +35,7 @@ from bot.tables.scheduler import ManualScheduler
 from bot.tables.snapshot import hand_of
 from bot.tables.table import Status, Table
 from bot.tables.tablelog import LogEntry
-from tests.arrange import give, hand_of_exactly, put_on_top
+from tests.helpers import give, hand_of_exactly, put_on_top
 
 ALICE, BOB, CAROL = 11, 22, 33
 NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}

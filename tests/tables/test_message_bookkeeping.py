@@ -5,8 +5,6 @@ is gone."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -18,16 +16,7 @@ from bot.tables.manager import TableManager
 from bot.tables.scheduler import ManualScheduler
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Status
-from tests.tables.test_manager import ALICE, BOB, legal, user_at, who
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    store = await Storage.open(tmp_path / "uno.db")
-    try:
-        yield store
-    finally:
-        await store.close()
+from tests.tables.helpers import ALICE, BOB, legal, user_at, who
 
 
 def showing(storage: Storage) -> tuple[TableManager, list[TableSnapshot]]:

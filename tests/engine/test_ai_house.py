@@ -10,8 +10,7 @@ import pytest
 from bot.engine import OPTIONS, HouseRules, ai
 from bot.engine.cards import CARD_INDEX, Edition, edition_deck, shuffle
 from bot.engine.game import Action, Game, Phase
-
-from .ai_helpers import position, spare
+from tests.engine.helpers import position, spare
 
 FAST = {"budget_s": 10.0, "max_rollouts": 8}  # count-limited: exact and quick
 

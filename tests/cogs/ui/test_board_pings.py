@@ -10,8 +10,7 @@ from bot.storage import Storage
 from bot.tables.snapshot import TableSnapshot
 from cogs.ui.board import TableBoard, Turn
 from cogs.ui.pacer import ChannelPacer
-from tests.cogs.test_board_pictures import storage  # noqa: F401  (the fixture)
-from tests.tables.test_manager import manager_on, started
+from tests.tables.helpers import manager_on, started
 
 TURN: Turn = (1, 1, 0, 0, "turn")
 
@@ -59,7 +58,7 @@ async def pinging(
 
 
 async def test_pings_falling_due_together_go_out_a_tenth_of_a_second_apart(
-    storage: Storage,  # noqa: F811
+    storage: Storage,
 ) -> None:
     keys = [f"t{i}" for i in range(30)]
     board, _, _, requests = await pinging(storage, keys)
@@ -73,7 +72,7 @@ async def test_pings_falling_due_together_go_out_a_tenth_of_a_second_apart(
 
 
 async def test_a_ping_whose_turn_ended_while_it_waited_is_not_posted(
-    storage: Storage,  # noqa: F811
+    storage: Storage,
 ) -> None:
     board, time, snapshot, requests = await pinging(storage, ["a", "b"])
     time.gate.clear()

@@ -16,8 +16,7 @@ from bot.engine.ai_challenge import (
 from bot.engine.ai_memory import BLUFF, HONEST, UNSHOWN
 from bot.engine.cards import CARD_INDEX
 from bot.engine.game import Action, Game, Phase
-
-from .ai_helpers import position, spare
+from tests.engine.helpers import position, spare
 
 BLUE = 3
 FAST = {"budget_s": 10.0, "max_rollouts": 12}

@@ -1,11 +1,17 @@
-"""Decks arranged on purpose, games built from them, and terse action helpers for engine tests."""
+"""Decks arranged on purpose, games built from them, terse action helpers, and positions for the
+computer players' tests (consistent games from explicit hands)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
+import subprocess
+import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +26,10 @@ from bot.engine import (
     parse_card,
     parse_color,
 )
-from bot.engine.cards import CARD_COLOR, CODES
+from bot.engine.__main__ import main
+from bot.engine.cards import CARD_COLOR, CARD_INDEX, CODES, shuffle
+from bot.engine.game import Phase
+from bot.engine.simulate import random_policy
 
 HAND = 7
 
@@ -158,7 +167,7 @@ def rejects(game: Game, action: Action, code: str) -> RuleError:
     before = game.to_dict()
     with pytest.raises(RuleError) as info:
         game.apply(action)
-    assert info.value.code == code, info.value.message
+    assert info.value.code == code, str(info.value)
     assert game.to_dict() == before
     return info.value
 
@@ -229,3 +238,139 @@ def through_json(data: dict[str, Any]) -> dict[str, Any]:
     """A saved state as it comes back from storage."""
     loaded: dict[str, Any] = json.loads(json.dumps(data))
     return loaded
+
+
+# ----- positions for the computer players' tests: consistent games from explicit hands -----
+
+
+EDITIONS = tuple(Edition)
+
+
+def position(
+    hands: list[list[str]],
+    top: str,
+    edition: Edition = Edition.CLASSIC,
+    current: int = 0,
+    seed: int = 0,
+    pile: list[str] | None = None,
+    house: HouseRules | None = None,
+) -> Game:
+    """A game whose hands and top card are given; the rest of the deck is the draw pile."""
+    rng = random.Random(seed)
+    game = Game(edition, len(hands), 0, _deck(edition, rng), random.Random(seed))
+    if house is not None:
+        game.configure(house)
+    rest = Counter(edition_deck(edition))
+    game.hands = [[CARD_INDEX[c] for c in hand] for hand in hands]
+    for hand in game.hands:
+        rest.subtract(hand)
+    top_card = CARD_INDEX[top]
+    rest[top_card] -= 1
+    stack = [CARD_INDEX[c] for c in pile or []]  # drawn first to last
+    rest.subtract(stack)
+    assert min(rest.values()) >= 0, "more copies than the deck holds"
+    draw_pile = list(rest.elements())
+    shuffle(draw_pile, rng)
+    game.draw_pile = draw_pile + stack[::-1]
+    game.discard = [top_card]
+    game.color = CARD_COLOR[top_card]
+    game.direction = 1
+    game.phase = Phase.TURN
+    game.current = current
+    game.called = [False] * len(hands)
+    game.exposed = -1
+    game.events = [
+        {"type": "deal", "dealer": 0, "cards": 7},
+        {"type": "first_card", "card": top, "effect": "starts"},
+    ]
+    return game
+
+
+def _deck(edition: Edition, rng: random.Random) -> list[int]:
+    deck = edition_deck(edition)
+    shuffle(deck, rng)
+    return deck
+
+
+def dealt(edition: Edition, seed: int, players: int = 4) -> Game:
+    """A freshly dealt seeded round."""
+    rng = random.Random(seed)
+    return Game(edition, players, seed % players, _deck(edition, rng), random.Random(seed))
+
+
+def positions(edition: Edition, seed: int, rounds: int) -> Iterator[Game]:
+    """Every position of a few seeded rounds that random players play out."""
+    rng = random.Random(seed)
+    for index in range(rounds):
+        game = dealt(edition, seed * 1000 + index)
+        while not game.over:
+            yield game
+            random_policy(game, rng)
+
+
+def hidden_variant(game: Game, seed: int, seat: int) -> Game:
+    """The same game for ``seat``: other hands and the draw pile redealt, counts kept."""
+    other = game.clone(random.Random(seed))
+    others = [s for s in range(game.n) if s != seat]
+    pool = [c for s in others for c in game.hands[s]] + game.draw_pile
+    shuffle(pool, random.Random(seed))
+    for s in others:
+        size = len(game.hands[s])
+        other.hands[s], pool = pool[:size], pool[size:]
+    other.draw_pile = pool
+    other.events = list(game.events)
+    # What only the engine knows about a pending Wild Draw Four must not matter either.
+    other.pending_legal = not game.pending_legal
+    other.pending_hand = list(reversed(game.pending_hand))
+    return other
+
+
+def codes(cards: list[int]) -> list[str]:
+    """Card codes, for readable failures."""
+    return [CODES[c] for c in cards]
+
+
+def spare(color: str, count: int, start: int = 1) -> list[str]:
+    """``count`` distinct-ish filler cards of one color (ranks from ``start``, two of each)."""
+    ranks = [str(r) for r in range(start, 10) for _ in range(2)]
+    return [f"{color}-{rank}" for rank in ranks[:count]]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+SCENARIOS = ROOT / "tests" / "scenarios"
+
+
+CASES = sorted(p for p in SCENARIOS.glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+def engine(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.engine", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+
+def cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """The command line run in this process (the same code as ``engine``, without start-up)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = saved
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
+def scenario_text(data: Any) -> subprocess.CompletedProcess[str]:
+    return cli("scenario", "-", stdin=data if isinstance(data, str) else json.dumps(data))

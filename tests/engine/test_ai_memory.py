@@ -7,8 +7,7 @@ import random
 from bot.engine import ai
 from bot.engine.cards import CARD_INDEX, CARD_KINDS, Edition
 from bot.engine.game import MATCHES, Action, Game, Phase
-
-from .ai_helpers import position, spare
+from tests.engine.helpers import position, spare
 
 RED, BLUE = 0, 3
 

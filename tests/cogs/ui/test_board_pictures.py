@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Hashable
-from pathlib import Path
+from collections.abc import Callable, Hashable
 from typing import Any
-
-import pytest
 
 from bot.pictures import PictureQueue, Priority
 from bot.storage import Storage
 from bot.tables.snapshot import TableSnapshot
 from cogs.ui.board import TableBoard
-from tests.tables.test_manager import manager_on, move, started
+from tests.tables.helpers import manager_on, move, started
 
 
 class RecordingQueue(PictureQueue):
@@ -31,15 +28,6 @@ class RecordingQueue(PictureQueue):
     ) -> Any:
         self.priorities.append((priority, key))
         return work(*args)
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    store = await Storage.open(tmp_path / "uno.db")
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 async def test_restored_tables_are_drawn_behind_players_pictures(storage: Storage) -> None:

@@ -4,21 +4,19 @@ states."""
 
 from __future__ import annotations
 
-import io
 import random
 
-import discord
 import pytest
 from discord import ui
 
-from bot.engine import PRESETS, HouseRules, RuleSet
+from bot.engine import PRESETS, HouseRules, Phase, RuleSet
 from bot.engine.cards import CARD_INDEX, Edition
 from bot.engine.house import OPTIONS
 from bot.storage import GuildSettings
 from bot.tables.commands import Actor, AddComputer, Join, Start
 from bot.tables.manager import TableManager
 from bot.tables.scheduler import ManualScheduler
-from bot.tables.snapshot import HandSnapshot, hand_of, snapshot_of
+from bot.tables.snapshot import hand_of, snapshot_of
 from bot.tables.table import Table
 from cogs.settings import describe, house_settings_panel, settings_panel
 from cogs.ui.hand import HAND_IMAGE, hand_layout
@@ -27,36 +25,8 @@ from cogs.ui.ids import PickTarget
 from cogs.ui.lobby import lobby_view
 from cogs.ui.rules_text import rules_view
 from cogs.ui.table import TABLE_IMAGE, table_view
-from fake_discord.discord_py import check_send
-from tests.arrange import give, put_on_top
-
-EVERYTHING = HouseRules.parse(
-    {
-        "stack": "all",
-        "jump_in": True,
-        "seven_o": True,
-        "draw_until_playable": True,
-        "must_play": True,
-        "wd4_strict": True,
-        "hand_size": 9,
-        "uno_penalty": 4,
-        "no_action_finish": True,
-        "custom_effect": "everyone_draws_1",
-    }
-)
-
-
-def picture(name: str) -> discord.File:
-    return discord.File(io.BytesIO(b"\x89PNG"), filename=name)
-
-
-def components(view: ui.LayoutView) -> int:
-    return sum(1 for _ in view.walk_children())
-
-
-def items(view: ui.LayoutView) -> list[ui.Item[ui.LayoutView]]:
-    """Every item, dynamic ones unwrapped to the button or select they hold."""
-    return [c.item if isinstance(c, ui.DynamicItem) else c for c in view.walk_children()]
+from tests.cogs.ui.helpers import EVERYTHING, check, hand_with, items
+from tests.helpers import give, put_on_top
 
 
 async def full_table(house: HouseRules, edition: Edition = Edition.MARIO) -> Table:
@@ -69,11 +39,6 @@ async def full_table(house: HouseRules, edition: Edition = Edition.MARIO) -> Tab
         await manager.act("zzzzzzzzzzzzz", host, AddComputer("hard"))
     await manager.act("zzzzzzzzzzzzz", host, Start())
     return manager.tables["zzzzzzzzzzzzz"]
-
-
-def check(view: ui.LayoutView, *files: str, ephemeral: bool = False) -> None:
-    assert check_send(view=view, files=[picture(f) for f in files], ephemeral=ephemeral) == []
-    assert components(view) <= 40
 
 
 @pytest.mark.parametrize("edition", list(Edition))
@@ -111,15 +76,6 @@ async def test_a_preset_is_marked_in_the_panel() -> None:
     assert [o.value for o in preset.options if o.default] == ["chill"]
 
 
-def hand_with(table: Table, seat: int, extra: int) -> HandSnapshot:
-    game = table.match.game  # type: ignore[union-attr]
-    game.hands[seat] += game.draw_pile[-extra:]
-    del game.draw_pile[-extra:]
-    hand = hand_of(table, seat)
-    assert hand is not None
-    return hand
-
-
 async def test_a_full_hand_a_stack_and_a_swap_fit_in_one_message() -> None:
     table = await full_table(EVERYTHING)
     game = table.match.game  # type: ignore[union-attr]
@@ -131,7 +87,7 @@ async def test_a_full_hand_a_stack_and_a_swap_fit_in_one_message() -> None:
     give(game, target, ["blue-draw2", "wild-draw4", "red-7"])
     hand = hand_with(table, target, 15)
     view = hand.view
-    assert view.awaiting == "respond" and view.penalty == 2 and view.can_stack
+    assert view.awaiting is Phase.RESPOND and view.penalty == 2 and view.can_stack
     names = table.names()
     snapshot = snapshot_of(table)
     for page in (0, 1):

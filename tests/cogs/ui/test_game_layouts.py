@@ -24,7 +24,7 @@ from cogs.ui.ids import PickColor
 from cogs.ui.lobby import lobby_view
 from cogs.ui.table import SCORES_IMAGE, TABLE_IMAGE, table_view
 from fake_discord.discord_py import check_send
-from tests.arrange import give, put_on_top
+from tests.helpers import give, put_on_top
 
 
 def picture(name: str) -> discord.File:

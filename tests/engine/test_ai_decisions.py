@@ -11,8 +11,7 @@ from bot.engine import ai
 from bot.engine.ai_memory import BLUFF, HONEST
 from bot.engine.cards import CARD_INDEX, Edition
 from bot.engine.game import Action, Game, Phase
-
-from .ai_helpers import EDITIONS, dealt, hidden_variant, position, positions, spare
+from tests.engine.helpers import EDITIONS, dealt, hidden_variant, position, positions, spare
 
 FAST = {"budget_s": 10.0, "max_rollouts": 12}  # count-limited: exact and quick
 

@@ -8,8 +8,7 @@ from bot.engine import ai
 from bot.engine.cards import Edition
 from bot.engine.game import Action, Phase
 from bot.engine.simulate import random_policy
-
-from .ai_helpers import dealt, position, spare
+from tests.engine.helpers import dealt, position, spare
 
 
 class FakeClock:
