@@ -9,7 +9,8 @@ It patches discord.py's REST base and gateway URL, opens the tree's storage on t
 starts ``UnoBot(settings, storage=...)`` as ``python -m bot`` would, and reports its milestones on
 stdout as JSON lines ``{"event": ..., "t": <time.monotonic()>}`` (the clock is shared by every
 process, so the parent can time them): ``hello``, ``imported``, ``setup_done``, ``ready``,
-``closed``, and ``gc`` (its garbage collection time so far) whenever ``gc`` is read from stdin.
+``closed``, and ``gc`` (its garbage collection time so far, and the event loop's longest pause
+since the last ``gc``: a 10 ms ticker's lateness) whenever ``gc`` is read from stdin.
 It closes the bot cleanly on SIGTERM, on ``stop`` read from stdin, or when stdin
 reaches its end (the parent is gone), and exits by itself a few seconds later if closing hangs.
 
@@ -67,6 +68,32 @@ class GcClock:
 
     def report(self) -> dict[str, Any]:
         return {"gc_s": [round(s, 3) for s in self.seconds], "gc_collections": self.counts}
+
+
+class LoopWatch:
+    """The event loop's pauses, seen by a task that asks to wake every 10 ms: how late it
+    wakes is how long the loop was held by something else."""
+
+    TICK = 0.010
+    PAUSE = 0.100  # a lateness past this is counted as a pause
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self.pauses = 0
+
+    async def run(self) -> None:
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(self.TICK)
+            late = time.perf_counter() - asked - self.TICK
+            self.longest = max(self.longest, late)
+            self.pauses += late > self.PAUSE
+
+    def report(self) -> dict[str, Any]:
+        """The longest pause and the pauses since the last report."""
+        out = {"loop_longest_pause_ms": round(self.longest * 1000, 1), "loop_pauses": self.pauses}
+        self.longest, self.pauses = 0.0, 0
+        return out
 
 
 def make_settings(token: str, database: str) -> Any:
@@ -136,7 +163,7 @@ def watch_stdin(loop: asyncio.AbstractEventLoop, stop: asyncio.Event) -> None:
             if line.strip() == "stop":
                 break
             if line.strip() == "gc":
-                report("gc", **GC_CLOCK.report())
+                report("gc", **GC_CLOCK.report(), **LOOP_WATCH.report())
         loop.call_soon_threadsafe(stop.set)
 
     threading.Thread(target=run, name="bench-stdin", daemon=True).start()
@@ -161,6 +188,7 @@ async def main(args: argparse.Namespace) -> None:
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     loop.add_signal_handler(signal.SIGINT, stop.set)
     watch_stdin(loop, stop)
+    watcher = asyncio.create_task(LOOP_WATCH.run())
     runner = asyncio.create_task(client.start(args.token))
     stopper = asyncio.create_task(stop.wait())
     await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
@@ -171,6 +199,7 @@ async def main(args: argparse.Namespace) -> None:
     with contextlib.suppress(Exception):
         await client.close()
     runner.cancel()
+    watcher.cancel()
     with contextlib.suppress(BaseException):
         await runner
     with contextlib.suppress(Exception):
@@ -191,6 +220,7 @@ def parse() -> argparse.Namespace:
 
 
 GC_CLOCK = GcClock()
+LOOP_WATCH = LoopWatch()
 
 if __name__ == "__main__":
     report("hello", pid=os.getpid())

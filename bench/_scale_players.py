@@ -178,9 +178,10 @@ class Players:
     # ----- reading the channel -----
 
     def board(self, table: BenchTable) -> FakeMessage | None:
-        """The table message: the newest public message with a Show my hand or Next round."""
+        """The table message: the newest public message with a picture and a Show my hand or
+        Next round (a turn notice has the button but no picture)."""
         for message in reversed(self.fake.channel_messages.get(table.where.id, [])):
-            if message.deleted or message.ephemeral_to is not None:
+            if message.deleted or message.ephemeral_to is not None or not message.attachments:
                 continue
             if any(b.label in ("Show my hand", "Next round") for b in message.buttons):
                 return message

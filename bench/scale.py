@@ -69,6 +69,7 @@ def load_fake() -> ModuleType:
 
 PATIENCE = 20.0  # seconds a player waits for an answer before counting the click as failed
 SECTIONS = ("rss", "latency", "requests", "pacing", "cpu", "restart")
+WRITE_KINDS = ("create", "edit", "delete")
 EDITIONS = ("classic", "sonic", "mario")
 # The fake records paths without its API prefix (older fakes kept it).
 MESSAGE_ROUTE = re.compile(r"^(?:/api/v\d+)?/channels/(\d+)/messages(?:/\d+)?$")
@@ -121,6 +122,8 @@ class BotProcess:
         self.log_path = log_path
         self.started = started
         self.events: dict[str, dict[str, Any]] = {}
+        # The event loop's longest pause (ms) and its pauses over 100 ms, as of the last "gc".
+        self.loop_pause: tuple[float | None, int | None] = (None, None)
         self._changed = asyncio.Event()
         self._reader = asyncio.create_task(self._read())
         LIVE_CHILDREN.add(self.pid)
@@ -208,7 +211,9 @@ class BotProcess:
             assert self.proc.stdin is not None
             self.proc.stdin.write(b"gc\n")
             await self.proc.stdin.drain()
-            return [float(s) for s in (await self.wait("gc", 5.0))["gc_s"]]
+            event = await self.wait("gc", 5.0)
+            self.loop_pause = event.get("loop_longest_pause_ms"), event.get("loop_pauses")
+            return [float(s) for s in event["gc_s"]]
         except (AssertionError, ConnectionError, RuntimeError, KeyError):
             return None
 
@@ -301,6 +306,21 @@ async def quiet(fake: FakeDiscord, seconds: float = 1.5, limit: float = 60.0) ->
     return round(time.monotonic() - begun, 2)
 
 
+def writes_per_move(
+    before: dict[tuple[str, str], int], after: dict[tuple[str, str], int], moves: int
+) -> dict[str, Any]:
+    """Message writes per move between two counts, by route: "channel" (posts, edits and
+    deletes on channel routes: the bot's rate limits), "webhook" (through an interaction's
+    token: private hands edited or deleted, deferred answers; outside those limits) and
+    "callback" (interaction responses)."""
+    out: dict[str, Any] = {}
+    for via in ("channel", "webhook", "callback"):
+        kinds = {k: after.get((via, k), 0) - before.get((via, k), 0) for k in WRITE_KINDS}
+        out[via] = {k: round(v / moves, 3) for k, v in kinds.items()} if moves else kinds
+        out[via]["all"] = round(sum(kinds.values()) / moves, 3) if moves else None
+    return out
+
+
 def lighten(fake: FakeDiscord) -> None:
     """Keep the bench itself light: drop the picture bytes the fake keeps (the bot never reads
     them back), and stop the garbage collector from scanning everything made so far over and
@@ -386,6 +406,10 @@ class Meter:
             else None,
             # the bot's garbage collections meanwhile, seconds by generation (part of its CPU)
             "bot_gc_s": gc_s,
+            # the bot's event loop meanwhile: its longest pause (a 10 ms ticker's lateness), and
+            # how many pauses were over 100 ms
+            "bot_loop_longest_pause_ms": self.bot.loop_pause[0],
+            "bot_loop_pauses_over_100ms": self.bot.loop_pause[1],
             "bot_user_system_s": [round(user, 2), round(system, 2)],
             # context switches of the bot's threads per interaction (waits, the GIL, preemption)
             "bot_switches_per_interaction": {k: round(v / count, 1) for k, v in switches.items()}
@@ -516,11 +540,17 @@ class Bench:
         tables = self.world.live()
         print(f"scale: rss: {len(tables)} tables open, moves...", file=sys.stderr, flush=True)
         clicks = Clicks()
+        writes = dict(self.fake.traffic.write_counts)
         meter = await Meter(bot, self.fake).start()
         made = await self.moves(args.moves, tables, clicks, args.concurrency)
         load = await meter.read()
         await quiet(self.fake)
-        out["after_moves"] = {"tables": len(tables), "moves": made, "mib": bot.rss()}
+        out["after_moves"] = {
+            "tables": len(tables),
+            "moves": made,
+            "mib": bot.rss(),
+            "writes_per_move": writes_per_move(writes, self.fake.traffic.write_counts, made),
+        }
         self.out.setdefault("cpu", {})["during_moves"] = load
         self.out.setdefault("latency", {})["during_moves"] = clicks.report()
         lighten(self.fake)

@@ -57,8 +57,10 @@ class FakeCore(FakeState):
 
     def forget_expired(self) -> None:
         """Without history: drop interactions whose token expired (nothing can answer or
-        edit through them any more) and their private messages, which Discord's client
-        forgets too. Runs at most once a minute of the fake's clock."""
+        edit through them any more). Their private messages stay, pictures and all, as in
+        Discord's client, which shows them until it reloads; a bot that keeps one live hand
+        per player deletes the older ones itself. Runs at most once a minute of the fake's
+        clock."""
         now = self.now()
         if self.keep_history or now < self._next_prune:
             return
@@ -68,19 +70,6 @@ class FakeCore(FakeState):
             for itx in self.interactions.values()
             if itx.status != "pending" and now - itx.created_at > self.token_ttl
         ]
-        gone: set[int] = set()
         for itx in expired:
             del self.interactions[itx.id]
             self._itx_by_token.pop(itx.token, None)
-            for msg in [itx.original, *itx.followups]:
-                if msg is not None and msg.ephemeral_to is not None:
-                    gone.add(msg.id)
-                    self.store.forget_attachments(msg.attachments)
-        if not gone:
-            return
-        channels = {self.messages[mid].channel_id for mid in gone if mid in self.messages}
-        for mid in gone:
-            self.messages.pop(mid, None)
-        for cid in channels:
-            kept = [m for m in self.channel_messages.get(cid, []) if m.id not in gone]
-            self.channel_messages[cid] = kept

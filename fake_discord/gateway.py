@@ -36,6 +36,13 @@ if TYPE_CHECKING:
     from fake_discord.state import FakeState
 
 
+# Discord's heartbeat ACK comes back over a network, tens of milliseconds later. An instant one
+# can reach discord.py before its keep-alive thread has noted when it sent the heartbeat: it
+# then measures the latency from the heartbeat before (one whole interval, about 41 s) and warns
+# "Can't keep up ... 41.3s behind" though the loop was never held.
+HEARTBEAT_ACK_DELAY = 0.25
+
+
 def shard_of(guild_id: int, shard_count: int) -> int:
     """The shard Discord sends a guild's events to."""
     return (guild_id >> 22) % shard_count
@@ -100,6 +107,8 @@ class Gateway:
     def __init__(self, fake: FakeState) -> None:
         self.fake = fake
         self.sessions: dict[str, GatewaySession] = {}
+        self.ack_delay = HEARTBEAT_ACK_DELAY
+        self._acks: set[asyncio.Task[None]] = set()
 
     def live_sessions(self) -> list[GatewaySession]:
         return [s for s in self.sessions.values() if s.alive and s.ready and not s.ws.closed]
@@ -175,11 +184,17 @@ class Gateway:
             self.fake._notify()
         return ws
 
+    async def _ack(self, session: GatewaySession) -> None:
+        await asyncio.sleep(self.ack_delay)
+        await session.send({"op": OP_HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+
     async def _op(self, session: GatewaySession, msg: JSON) -> None:
         op: Any = msg.get("op")
         data: Any = msg.get("d")
-        if op == OP_HEARTBEAT:
-            await session.send({"op": OP_HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+        if op == OP_HEARTBEAT:  # answered a network's time later, meanwhile the session goes on
+            ack = asyncio.get_running_loop().create_task(self._ack(session))
+            self._acks.add(ack)
+            ack.add_done_callback(self._acks.discard)
         elif op == OP_IDENTIFY:
             if data["token"] != self.fake.token:
                 await session.ws.close(code=4004, message=b"Authentication failed.")

@@ -50,7 +50,7 @@ class FakeState:
       the attachments it dropped, every request, every interaction). False, for a fake that
       runs for hours (the playground), keeps what Discord itself would still serve: no old
       versions, no replaced attachments, the last `record_limit` requests, writes and
-      rejected calls, and no interaction (with its private messages) whose token expired.
+      rejected calls, and no interaction whose token expired (its private messages stay).
     """
 
     def __init__(

@@ -67,6 +67,8 @@ class Traffic:
     log: list[RequestRecord] = field(default_factory=list)
     message_events: list[MessageEvent] = field(default_factory=list)
     limit: int | None = None  # keep about this many of each (None: all)
+    # Every message write ever recorded, by route kind and what it did: ("channel", "edit")...
+    write_counts: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     def record_request(
         self, method: str, path: str, route: str, channel_id: int | None, agent: str = ""
@@ -78,6 +80,7 @@ class Traffic:
 
     def record_write(self, kind: str, channel_id: int, message_id: int, via: str) -> None:
         self.message_events.append(MessageEvent(self.now(), kind, channel_id, message_id, via))
+        self.write_counts[(via, kind)] += 1
         trim(self.message_events, self.limit)
 
     def recent_writes(self, channel_id: int, via: str, window: float) -> list[MessageEvent]:

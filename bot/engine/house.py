@@ -33,69 +33,37 @@ UNO_PENALTIES = range(0, 7)
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One option as a settings panel shows it: its name, allowed values and default."""
+    """One option as a settings panel shows it: its name, allowed values and default (its
+    words are the tables' ``house_words``, in the reader's language)."""
 
     name: str
     default: object
     choices: tuple[object, ...]
-    summary: str
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option(
-        "stack",
-        Stack.NONE,
-        tuple(Stack),
-        "answer a draw penalty with another draw card; the penalty grows and moves on",
-    ),
-    Option("jump_in", False, (False, True), "play a card identical to the top card out of turn"),
-    Option(
-        "seven_o",
-        False,
-        (False, True),
-        "a 7 swaps hands with a chosen player; a 0 passes every hand along",
-    ),
-    Option(
-        "draw_until_playable", False, (False, True), "a draw goes on until a playable card comes"
-    ),
-    Option(
-        "must_play",
-        False,
-        (False, True),
-        "no drawing while you hold a playable card; a playable drawn card must be played",
-    ),
-    Option(
-        "wd4_strict",
-        False,
-        (False, True),
-        "a Wild Draw Four only without a card of the color in force; no challenges",
-    ),
-    Option("hand_size", 7, tuple(HAND_SIZES), "cards dealt to each player"),
-    Option("uno_penalty", 2, tuple(UNO_PENALTIES), "cards a player caught without UNO draws"),
-    Option(
-        "no_action_finish",
-        False,
-        (False, True),
-        "the last card of a hand may not be an action or wild card",
-    ),
-    Option(
-        "custom_effect",
-        CustomEffect.NONE,
-        tuple(CustomEffect),
-        "Super Mario: what a Wild Customizable does, besides being a wild card",
-    ),
+    # Answer a draw penalty with another draw card; the penalty grows and moves on.
+    Option("stack", Stack.NONE, tuple(Stack)),
+    # Play a card identical to the top card out of turn.
+    Option("jump_in", False, (False, True)),
+    # A 7 swaps hands with a chosen player; a 0 passes every hand along.
+    Option("seven_o", False, (False, True)),
+    # A draw goes on until a playable card comes.
+    Option("draw_until_playable", False, (False, True)),
+    # No drawing while holding a playable card; a playable drawn card must be played.
+    Option("must_play", False, (False, True)),
+    # A Wild Draw Four only without a card of the color in force; no challenges.
+    Option("wd4_strict", False, (False, True)),
+    # Cards dealt to each player.
+    Option("hand_size", 7, tuple(HAND_SIZES)),
+    # Cards a player caught without UNO draws.
+    Option("uno_penalty", 2, tuple(UNO_PENALTIES)),
+    # The last card of a hand may not be an action or wild card.
+    Option("no_action_finish", False, (False, True)),
+    # Super Mario: what a Wild Customizable does, besides being a wild card.
+    Option("custom_effect", CustomEffect.NONE, tuple(CustomEffect)),
 )
 OPTION_BY_NAME: dict[str, Option] = {option.name: option for option in OPTIONS}
-
-# Short words for the one-line "rules in force" summary.
-_LABELS: dict[str, str] = {
-    "jump_in": "jump-in",
-    "seven_o": "7-0",
-    "draw_until_playable": "draw until playable",
-    "must_play": "must play",
-    "wd4_strict": "no Draw Four bluffing",
-    "no_action_finish": "no action card to finish",
-}
 
 
 def _check(name: str, value: object) -> object:
@@ -219,22 +187,6 @@ class HouseRules:
         """A copy with one option changed (checked like ``parse``)."""
         changes: dict[str, Any] = {name: _check(name, value)}
         return replace(self, **changes)
-
-    def summary(self) -> str:
-        """One short line naming the rules in force, e.g. ``stacking (all), jump-in, 7-0``."""
-        parts: list[str] = []
-        for name, value in self.changed():
-            if name == "stack":
-                parts.append("stacking Draw Twos" if value == "draw2" else "stacking all draws")
-            elif name == "hand_size":
-                parts.append(f"{value} cards each")
-            elif name == "uno_penalty":
-                parts.append(f"UNO penalty {value}")
-            elif name == "custom_effect":
-                parts.append("Wild Customizable: " + str(value).replace("_", " "))
-            else:
-                parts.append(_LABELS[name])
-        return ", ".join(parts) if parts else "official rules"
 
 
 OFFICIAL = HouseRules()

@@ -55,7 +55,7 @@ class PublicView:
     scoring: str = "standard"
     penalty: int | None = None  # the pending total while a penalty awaits its answer
     penalty_target: int | None = None  # the seat that must answer it
-    house: HouseRules = OFFICIAL  # the options in force (``house.summary()`` names them)
+    house: HouseRules = OFFICIAL  # the options in force
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,8 @@ import re
 from collections.abc import Callable
 from typing import Protocol
 
+from .emoji import draw_emoji
+
 
 class Names(Protocol):
     """How mentions read: the names of users, channels and roles by id (None: unknown)."""
@@ -182,10 +184,10 @@ class Markdown:
         out: list[str] = []
         pos = 0
         for m in _INLINE.finditer(text):
-            out.append(esc(text[pos : m.start()]))
+            out.append(draw_emoji(esc(text[pos : m.start()])))
             out.append(self._token(m))
             pos = m.end()
-        out.append(esc(text[pos:]))
+        out.append(draw_emoji(esc(text[pos:])))
         return "".join(out)
 
     def _token(self, m: re.Match[str]) -> str:
@@ -220,13 +222,21 @@ class Markdown:
             return f'<span class="emoji">:{esc(m.group("emoji_name"))}:</span>'
         if kind == "link":
             return _link(m.group("link_url"), self.inline(m.group("link_text")))
-        if kind == "angle_url":
-            return _link(m.group("angle_href"), esc(m.group("angle_href")))
-        if kind == "url":
-            return _link(m.group("url"), esc(m.group("url")))
+        if kind in ("angle_url", "url"):
+            url = m.group("angle_href" if kind == "angle_url" else "url")
+            return _link(url, self._link_label(url))
         if kind == "everyone":
             return f'<span class="mention">{esc(m.group("everyone"))}</span>'
         return esc(m.group(0))
+
+    def _link_label(self, url: str) -> str:
+        """A bare link as Discord writes it: a link to a channel or message by the channel's
+        name (it opens on the page), any other as its address."""
+        inside = DISCORD_LINK.match(url)
+        if inside is None:
+            return esc(url)
+        name = self.names.channel_name(int(inside.group("channel"))) or "unknown"
+        return esc(f"#{name}" + (" › message" if inside.group("message") else ""))
 
     def _timestamp(self, value: int, style: str) -> str:
         try:
@@ -240,7 +250,20 @@ class Markdown:
         )
 
 
+# A link to a Discord channel or message: the playground opens it on the page instead.
+DISCORD_LINK = re.compile(
+    r"^https://(?:ptb\.|canary\.)?discord(?:app)?\.com/channels/(?:\d+|@me)/(?P<channel>\d+)"
+    r"(?:/(?P<message>\d+))?/?$"
+)
+
+
 def _link(url: str, label_html: str) -> str:
+    inside = DISCORD_LINK.match(url)
+    if inside is not None:
+        message = inside.group("message")
+        to = f' data-message="{message}"' if message else ""
+        channel = inside.group("channel")
+        return f'<a class="mention" href="#" data-channel="{channel}"{to}>{label_html}</a>'
     return f'<a href="{esc(url)}" target="_blank" rel="noopener noreferrer">{label_html}</a>'
 
 

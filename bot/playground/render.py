@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bot.playground.markdown import Markdown, esc
+from bot.playground.emoji import draw_emoji, plain_emoji
+from bot.playground.markdown import DISCORD_LINK, Markdown, esc
 from bot.playground.world import PlaygroundWorld
 from fake_discord import FakeChannel, FakeInteraction, FakeMessage
 from fake_discord.components import media_of
@@ -183,9 +184,18 @@ class PageRenderer:
     def _button(self, comp: JSON) -> str:
         style = BUTTON_STYLES.get(comp.get("style", 1), "secondary")
         emoji = _emoji(comp.get("emoji"))
-        label = f'<span class="label">{esc(comp["label"])}</span>' if comp.get("label") else ""
+        label = comp.get("label")
+        label = f'<span class="label">{draw_emoji(esc(label))}</span>' if label else ""
         disabled = " disabled" if comp.get("disabled") else ""
         url = comp.get("url")
+        inside = DISCORD_LINK.match(str(url)) if url else None
+        if inside is not None and not disabled:  # a Discord link opens here, on the page
+            message = inside.group("message")
+            to = f' data-message="{message}"' if message else ""
+            return (
+                f'<a class="button link" href="#" data-channel="{inside.group("channel")}"{to}>'
+                f"{emoji}{label}</a>"
+            )
         if url:
             if not str(url).startswith(("http://", "https://")) or disabled:
                 return f'<span class="button {style} disabled">{emoji}{label}</span>'
@@ -239,7 +249,7 @@ class PageRenderer:
             out = []
             for opt in comp.get("options", []):
                 emoji = _emoji_text(opt.get("emoji"))
-                label = f"{emoji} {opt['label']}" if emoji else opt["label"]
+                label = plain_emoji(f"{emoji} {opt['label']}" if emoji else opt["label"])
                 if opt.get("description"):
                     label += f" — {opt['description']}"
                 out.append((opt["value"], label, bool(opt.get("default"))))
@@ -279,7 +289,7 @@ class PageRenderer:
         if local is not None and (content_type or "").startswith("image/"):
             return self._media(media, filename, "attachment")
         href = esc(local or url)
-        return f'<a class="file" href="{href}" download>📄 {esc(filename)}</a>'
+        return f'<a class="file" href="{href}" download>↓ {esc(filename)}</a>'
 
     def local_url(self, url: str) -> str | None:
         """The page's own address of one of the fake's attachments (None: not one)."""
@@ -371,4 +381,4 @@ def _emoji_text(emoji: JSON | None) -> str:
 
 def _emoji(emoji: JSON | None) -> str:
     text = _emoji_text(emoji)
-    return f'<span class="emoji">{esc(text)}</span>' if text else ""
+    return f'<span class="emoji">{draw_emoji(esc(text))}</span>' if text else ""

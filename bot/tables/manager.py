@@ -43,7 +43,7 @@ from .commands import (
 from .refusals import TableError
 from .registry import Listener, TableRegistry, TableStore
 from .scheduler import Scheduler
-from .snapshot import Outcome, TableSnapshot, hand_of, snapshot_of
+from .snapshot import HandSnapshot, Outcome, TableSnapshot, hand_of, snapshot_of
 from .table import Seat, Status, Table
 from .tablelog import LogEntry
 
@@ -238,6 +238,21 @@ class TableManager:
                 if live is not None and exc.current is None:
                     exc.current = self._outcome(live, actor.user_id, snapshot_of(live), None)
                 raise
+
+    async def hands_of(
+        self, table_id: str, user_ids: Collection[int]
+    ) -> tuple[TableSnapshot, dict[int, HandSnapshot | None]] | None:
+        """The table and these players' own hands as they stand now (None for a player no
+        longer in the game), in one look under the lock; None when the table is gone."""
+        async with self.registry.hold(table_id):
+            table = self.registry.tables.get(table_id)
+            if table is None:
+                return None
+            hands: dict[int, HandSnapshot | None] = {}
+            for user_id in user_ids:
+                seat = table.active_seat_of(user_id)
+                hands[user_id] = hand_of(table, seat) if seat is not None else None
+            return snapshot_of(table), hands
 
     async def set_lobby_message(self, table_id: str, message_id: int) -> bool:
         """Remember the lobby message's id, saved under the table's lock (same version)."""

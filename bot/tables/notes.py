@@ -101,6 +101,9 @@ ENGLISH: dict[str, Text] = {
     "hand_out_of_date": N_("That button was out of date: here is your current hand."),
     "choose_color": N_("Choose the color."),
     "game_over": N_("This game is over."),
+    "hand_asleep": N_(
+        "This hand no longer follows the game. Press **Show my hand** on the table for a fresh one."
+    ),
     "choose_target": N_("Choose whom to swap hands with."),
     # what a table and a hand tell of the house rules in play
     "jump_in_hint": N_("⚡ Jump-in: anyone holding {card} may play it now (Show my hand)."),

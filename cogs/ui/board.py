@@ -2,8 +2,10 @@
 message before the old one ages, a short ping for a player who keeps the table waiting.
 
 Requests per move: the table message is edited in place (one request). Its text always names
-whose turn it is; a separate ping message mentions the awaited player only once the table has
-waited ``ping_after`` seconds for them, and is deleted when the turn moves on. Every write to a
+whose turn it is, and a player's live hand lights up by itself (an interaction edit, outside
+the channel's limits). Only a player whose hand no longer follows the game (``hand_follows``)
+gets a turn notice, once the table has waited ``ping_after`` seconds for them: a message that
+mentions them, with a Show my hand button, deleted when the turn moves on. Every write to a
 channel goes through its ``ChannelPacer`` (at most 5 in any 5 s). A message near Discord's age
 limit for edits is never edited: the table moves to a fresh message (posted with a nonce saved
 beforehand, then the old one deleted), so a crash or a retried post leaves one live message.
@@ -17,7 +19,7 @@ import io
 import logging
 import secrets
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any
 
@@ -35,7 +37,7 @@ from bot.tables.table import Status
 
 from .ids import PREFIX
 from .pacer import ChannelPacer, Clock, Sleep
-from .table import SCORES_IMAGE, TABLE_IMAGE, table_view
+from .table import SCORES_IMAGE, TABLE_IMAGE, notice_view, table_view
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +119,9 @@ class TableBoard:
         self._lost: set[str] = set()  # tables being closed because their channel is gone
         self._holds: dict[str, int] = {}  # tables whose clicks are being acknowledged
         self._free: dict[str, asyncio.Event] = {}  # set when a table's last hold ends
+        # Whether a player's live hand still follows the game at a table: then it shows the
+        # turn, and no notice is posted for it.
+        self.hand_follows: Callable[[str, int], bool] = lambda table_id, user_id: False
 
     # ----- hearing of changes -----
 
@@ -353,12 +358,17 @@ class TableBoard:
         due = self._ping_due.pop(key, None)
         if due is None or due != turn or key in self._ping or table.status is not Status.PLAYING:
             return
+        if self.hand_follows(key, due[0]):
+            return  # their live hand shows the turn: no notice, no request
         mentions = discord.AllowedMentions(
             users=[discord.Object(due[0])], everyone=False, roles=False
         )
+        tongue = lang(table.locale)
+        view = notice_view(table, tongue)
         sent = await self._write(
-            table, channel.send(ping_text(due[0], lang(table.locale)), allowed_mentions=mentions)
+            table, channel.send(ping_text(due[0], tongue), view=view, allowed_mentions=mentions)
         )
+        view.stop()  # its button is a dynamic item: nothing to keep
         self._ping[key] = (sent.id, due)
         await self.manager.set_ping_message(key, sent.id)
 

@@ -4,6 +4,7 @@ speaks the table's language."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -11,7 +12,7 @@ from discord import ui
 
 from bot.engine import Action, Do, Phase, SeatView
 from bot.i18n import ENGLISH_LANG, Lang, lang
-from bot.i18n.game_words import card_name, color_name
+from bot.i18n.game_words import card_name, color_name, edition_title
 from bot.tables.commands import ANY_SEAT, NextRound, ShowHand
 from bot.tables.house_words import rules_line
 from bot.tables.names import safe_name, safe_text
@@ -283,3 +284,30 @@ def scores_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     ]
     title = _("Scores")
     return f"**{title}** · {match_goal(table.rules, tongue)}\n" + "\n".join(lines)
+
+
+def notice_view(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> ui.View:
+    """Under a turn notice: the Show my hand button, for a player whose hand no longer follows
+    the game (never out of date: it shows the hand as it stands)."""
+    view = ui.View(timeout=None)
+    label = tongue.gettext("Show my hand")
+    view.add_item(
+        button(table.table_id, 0, ShowHand(), label=label, style=discord.ButtonStyle.primary)
+    )
+    return view
+
+
+THREAD_NAME_LIMIT = 100  # Discord's limit for a channel's name
+
+
+def thread_name(table: TableSnapshot, started: datetime) -> str:
+    """The game's thread name, in the table's language: the edition, the host and when it
+    started (UTC), so a server's list of threads tells its games apart."""
+    tongue = lang(table.locale)
+    host = next((s.name for s in table.seats if s.user_id == table.host_id), table.seats[0].name)
+    when = tongue.datetime(started.astimezone(UTC)) + " UTC"
+    edition = edition_title(table.rules.edition, tongue)
+    room = THREAD_NAME_LIMIT - len(f"{edition} ·  · {when}")
+    if len(host) > room:
+        host = host[: max(room - 1, 1)] + "…"
+    return f"{edition} · {host} · {when}"[:THREAD_NAME_LIMIT]

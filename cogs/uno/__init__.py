@@ -3,7 +3,7 @@ what presents their outcomes.
 
 - ``commands.py``: ``UnoCog``, the /uno group and the game's commands;
 - ``clicks.py``: ``GameClicks``, the outcome of every game click presented;
-- ``open_hands.py``, ``latest_hands.py``: players' hand messages kept current;
+- ``live_hands.py``: each player's live hand, kept current through its own interaction;
 - ``house_rule.py``: the Wild Customizable rule's form; ``rematch.py``: the Rematch button.
 
 The league and settings extensions add their commands to the /uno group when they load.

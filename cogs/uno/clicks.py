@@ -58,10 +58,10 @@ from cogs.ui.ids import (
 )
 from cogs.ui.lobby import lobby_view
 from cogs.ui.pacer import ChannelPacer
+from cogs.ui.table import thread_name
 
 from .house_rule import HouseRuleModal
-from .latest_hands import LatestHands
-from .open_hands import Editor, OpenHands
+from .live_hands import HandMessage, LiveHands, closed_view, end_line
 from .rematch import Rematches, threads_allowed_in
 
 if TYPE_CHECKING:
@@ -97,13 +97,6 @@ def refusal(interaction: discord.Interaction[Any], error: TableError) -> str:
     return error.note.render(user_lang(interaction))
 
 
-def closed_view(text: str) -> ui.LayoutView:
-    """A hand message once its game is over."""
-    view = ui.LayoutView(timeout=None)
-    view.add_item(ui.Container[Any](ui.TextDisplay(text)))
-    return view
-
-
 class GameClicks:
     """Presents the outcome of every game click; owns the table board and the hand pages."""
 
@@ -124,14 +117,13 @@ class GameClicks:
         self.hands: KeyedLocks[tuple[str, int]] = KeyedLocks()  # (table, user) -> hand edits
         self._tasks: set[asyncio.Task[None]] = set()
         self._lobbies: dict[str, TableSnapshot] = {}  # lobby messages waiting to be redrawn
-        self.open_hands = OpenHands(self)
         self.rematches = Rematches(bot, self.manager)
-        self.latest = LatestHands()
+        self.live = LiveHands(self)
+        self.board.hand_follows = self.live.follows
         self.manager.subscribe(self.board.on_change)
         self.manager.subscribe(self.on_change)
-        self.manager.subscribe(self.open_hands.on_change)
+        self.manager.subscribe(self.live.on_change)
         self.manager.subscribe(self.rematches.on_change)
-        self.manager.subscribe(self.latest.on_change)
 
     def warm_up(self, editions: tuple[Edition, ...] = tuple(Edition)) -> None:
         """Build the editions' palettes and cards in the background (the first picture of an
@@ -147,10 +139,10 @@ class GameClicks:
         """Stop listening and cancel every background task (at unload)."""
         self.manager.unsubscribe(self.board.on_change)
         self.manager.unsubscribe(self.on_change)
-        self.manager.unsubscribe(self.open_hands.on_change)
+        self.manager.unsubscribe(self.live.on_change)
         self.manager.unsubscribe(self.rematches.on_change)
-        self.manager.unsubscribe(self.latest.on_change)
         await self.board.close()
+        await self.live.close()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -251,12 +243,9 @@ class GameClicks:
         )
         return layout, discord.File(io.BytesIO(png), filename=HAND_IMAGE)
 
-    async def show_hand(
-        self, interaction: Itx, table_id: str, text: str | None = None, *, reuse: bool = False
-    ) -> None:
-        """The player's private hand (Show my hand, /uno hand). With ``reuse`` (a button),
-        their newest hand message is brought up to date where Discord allows, rather than
-        posting another."""
+    async def show_hand(self, interaction: Itx, table_id: str, text: str | None = None) -> None:
+        """The player's private hand (Show my hand, /uno hand): a fresh one where the player
+        looks, which becomes their live hand (the one before it is retired)."""
         try:
             outcome = await self.manager.act(table_id, actor_of(interaction), ShowHand())
         except TableError as exc:
@@ -265,46 +254,17 @@ class GameClicks:
         assert outcome.hand is not None
         user_id = interaction.user.id
         tongue = user_lang(interaction)
-        edit: Editor
         async with self.hands.hold((table_id, user_id)):  # never drawn over a click's result
-            latest = self.latest.reusable(table_id, user_id, outcome.version) if reuse else None
-            if latest is None:
-                await self._answer(
-                    interaction,
-                    self.hand_message(outcome, outcome.hand, note=text, tongue=tongue),
-                    lambda view, file: interaction.response.send_message(
-                        view=view, file=file, ephemeral=True, allowed_mentions=NO_PINGS
-                    ),
-                    lambda: interaction.response.defer(ephemeral=True, thinking=True),
-                )
-                edit = partial(_edit_original, interaction)
-            else:
-                await interaction.response.defer()  # the click is answered by the edit alone
-                layout, file = await self.hand_message(
-                    outcome, outcome.hand, note=text, tongue=tongue
-                )
-                try:
-                    await latest.edit(layout, file)
-                except discord.HTTPException:
-                    self.latest.forget(table_id, user_id)  # too old or gone: post a new one
-                else:
-                    latest.version = outcome.version
-                    return
-                layout, file = await self.hand_message(
-                    outcome, outcome.hand, note=text, tongue=tongue
-                )
-                sent = await interaction.followup.send(
-                    view=layout, file=file, ephemeral=True, allowed_mentions=NO_PINGS, wait=True
-                )
-                let_go(layout)
-                edit = partial(_edit_sent, sent)
-        self.remember_hand(outcome, user_id, edit, tongue)
-
-    def remember_hand(self, outcome: Outcome, user_id: int, edit: Editor, tongue: Lang) -> None:
-        """A hand message was drawn (in ``tongue``): the newest of this player's, and maybe an
-        open hand."""
-        self.latest.remember(outcome, user_id, edit)
-        self.open_hands.remember(outcome, user_id, edit, tongue)
+            posted = await self._answer(
+                interaction,
+                self.hand_message(outcome, outcome.hand, note=text, tongue=tongue),
+                lambda view, file: interaction.response.send_message(
+                    view=view, file=file, ephemeral=True, allowed_mentions=NO_PINGS
+                ),
+                lambda: interaction.response.defer(ephemeral=True, thinking=True),
+            )
+            hand = HandMessage.of_interaction(interaction, posted)
+            self.live.remember(outcome, user_id, hand, tongue, closed=False)
 
     # ----- clicks -----
 
@@ -411,7 +371,7 @@ class GameClicks:
             return None
         try:
             thread = await interaction.message.create_thread(
-                name=f"UNO · {table.seats[0].name}"[:90], auto_archive_duration=1440
+                name=thread_name(table, interaction.created_at), auto_archive_duration=1440
             )
         except discord.HTTPException:
             log.warning("could not open a thread for %s; playing in the channel", table.table_id)
@@ -421,7 +381,7 @@ class GameClicks:
     async def on_table(self, interaction: Itx, click: Click) -> None:
         request = click.request
         if isinstance(request, ShowHand):
-            await self.show_hand(interaction, click.table_id, reuse=True)
+            await self.show_hand(interaction, click.table_id)
             return
         assert not isinstance(
             request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules | Rematch
@@ -483,13 +443,21 @@ class GameClicks:
             text = message.render(tongue) if message is not None else None
             if outcome.reveal is not None:
                 text = reveal_text(outcome.table, outcome.reveal, tongue)
-            if outcome.table.status is Status.FINISHED or outcome.hand is None:
+            hand = HandMessage.of_interaction(
+                interaction, interaction.message.id if interaction.message else None
+            )
+            ending = outcome.table.status in (Status.ROUND_OVER, Status.FINISHED)
+            if ending or outcome.hand is None:
+                if ending:  # the round's end line, with the click's own note above it
+                    ended = end_line(outcome.table, tongue)
+                    text = f"-# {text}\n{ended}" if text else ended
                 await interaction.response.edit_message(
                     content=None,
                     view=closed_view(text or note("game_over").render(tongue)),
                     attachments=[],
                 )
                 crash_point("ack")  # crash tests: killed the instant the click is answered
+                self.live.remember(outcome, interaction.user.id, hand, tongue, closed=True)
                 return
             await self._answer(
                 interaction,
@@ -508,9 +476,7 @@ class GameClicks:
                 interaction.response.defer,
                 answered=lambda: crash_point("ack"),  # crash tests: killed right then
             )
-        self.remember_hand(
-            outcome, interaction.user.id, partial(_edit_original, interaction), tongue
-        )
+            self.live.remember(outcome, interaction.user.id, hand, tongue, closed=False)
 
     @staticmethod
     async def _answer(
@@ -519,36 +485,29 @@ class GameClicks:
         show: Callable[[ui.LayoutView, discord.File], Awaitable[Any]],
         defer: Callable[[], Awaitable[Any]],
         answered: Callable[[], None] = lambda: None,
-    ) -> None:
+    ) -> int | None:
         """Answer a click with its hand picture: in one request (``show``) when it is drawn
         in time (``answer_wait``); else acknowledged first (``defer``), and the answer edited
-        to show the picture once drawn. ``answered`` runs the moment the click is answered."""
+        to show the picture once drawn. ``answered`` runs the moment the click is answered.
+        Returns the id of the message the answer posted, when Discord told it."""
         wait = answer_wait(interaction.created_at.timestamp(), time.time())
         task = asyncio.ensure_future(drawing)
         try:
             await asyncio.wait((task,), timeout=wait)
             late = not task.done()
             if late:
-                await defer()
+                sent = await defer()
             else:
-                await show(*task.result())
+                sent = await show(*task.result())
             answered()
             layout, file = await task
             if late:
-                await interaction.edit_original_response(view=layout, attachments=[file])
+                sent = await interaction.edit_original_response(view=layout, attachments=[file])
             let_go(layout)
+            posted = getattr(sent, "message_id", None) or getattr(sent, "id", None)
+            return posted if isinstance(posted, int) else None
         finally:
             task.cancel()  # only ever pending when the answer failed
-
-
-def _edit_original(interaction: Itx, view: ui.LayoutView, png: discord.File) -> Any:
-    """Edit the message an interaction's answer posted (for 15 minutes)."""
-    return interaction.edit_original_response(view=view, attachments=[png])
-
-
-def _edit_sent(message: discord.WebhookMessage, view: ui.LayoutView, png: discord.File) -> Any:
-    """Edit a private message sent as a follow-up."""
-    return message.edit(view=view, attachments=[png])
 
 
 def threads_allowed(interaction: discord.Interaction[Any]) -> bool:

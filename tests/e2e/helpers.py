@@ -15,6 +15,7 @@ from bot.config import Secret, Settings
 from bot.engine.game import Phase
 from bot.storage import Storage
 from bot.tables.scheduler import ManualScheduler
+from bot.tables.table import Table
 from cogs.errors import UnoTree
 from cogs.ui.board import TableBoard
 from fake_discord import (
@@ -99,21 +100,24 @@ def board(bot: UnoBot) -> TableBoard:
 
 
 async def settle(h: Harness) -> None:
-    """Wait until every table message shows the latest state."""
+    """Wait until every table message and live hand shows the latest state."""
+    cog = h.bot.get_cog("UnoCog")
+    assert cog is not None
     await board(h.bot).settle()
+    await cog.clicks.live.settle()  # type: ignore[attr-defined]
 
 
 def table_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage | None:
-    """The newest public message with a "Show my hand" button in the channel."""
+    """The newest public message with a "Show my hand" button and a picture in the channel
+    (not a turn notice)."""
     for msg in reversed(fake.public_messages(channel)):
-        if any(b.label == "Show my hand" for b in msg.buttons):
+        if msg.attachments and any(b.label == "Show my hand" for b in msg.buttons):
             return msg
     return None
 
 
 async def open_hand(fake: FakeDiscord, user: FakeUser, table: FakeMessage) -> FakeMessage:
-    """Press "Show my hand" and return the ephemeral hand message: a new one, or the player's
-    newest hand brought up to date in place."""
+    """Press "Show my hand" and return the fresh ephemeral hand message."""
     return await fake.click_for_private(user, table, table.button("Show my hand"))
 
 
@@ -209,3 +213,48 @@ async def maybe_catch(h: Harness, users: dict[int, FakeUser], thread: object) ->
     reply = (await itx.response()).message
     assert reply is not None and reply.is_ephemeral
     await settle(h)
+
+
+async def new_lobby(h: Harness, users: list[FakeUser], options: dict[str, object]) -> FakeMessage:
+    """A lobby opened by ``users[0]`` and joined by the others."""
+    itx = await h.fake.slash(users[0], h.channel, "uno new", options)
+    lobby = (await itx.response()).message
+    assert lobby is not None
+    for user in users[1:]:
+        await (await h.fake.click(user, lobby, lobby.button("Join"))).response()
+    return lobby
+
+
+async def start(h: Harness, users: list[FakeUser], lobby: FakeMessage) -> tuple[Table, object]:
+    """The host starts; returns the live table (awaiting a turn) and the game's thread."""
+    fake = h.fake
+    await (await fake.click(users[0], lobby, lobby.button("Start"))).response()
+    thread = (await fake.wait_for(lambda: fake.threads_of(h.channel)))[-1]
+    await fake.wait_for(lambda: table_message(fake, thread), what="the table message")
+    await settle(h)
+    [table] = h.bot.tables.tables.values()
+    game = table.match.game  # type: ignore[union-attr]
+    if game.phase.name == "COLOR":
+        game.choose_color(game.current, 0)
+    return table, thread
+
+
+def user_of(table: Table, users: list[FakeUser], seat: int) -> FakeUser:
+    return next(u for u in users if u.id == table.seats[seat].user_id)
+
+
+def card_button(hand: FakeMessage, code: str) -> str:
+    """The enabled button of a card in a hand (play, pick a color, or aim at a player)."""
+    for action in ("play", "pick", "aim"):
+        for cid in enabled(hand, action):
+            if cid.split(":")[4].split(".")[1] == code:
+                return cid
+    raise AssertionError(f"no enabled {code} in {[b.label for b in hand.buttons]}")
+
+
+async def shown_table(h: Harness, thread: object) -> FakeMessage:
+    """The table message once everything shows the latest state."""
+    await settle(h)
+    msg = table_message(h.fake, thread)  # type: ignore[arg-type]
+    assert msg is not None
+    return msg

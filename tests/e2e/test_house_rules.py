@@ -9,54 +9,20 @@ from pathlib import Path
 
 from bot.engine import Game
 from bot.engine.cards import CARD_INDEX, COLOR_INDEX
-from bot.tables.table import Table
-from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
-from tests.e2e.helpers import Harness, enabled, open_hand, press, settle, start_bot, table_message
+from fake_discord import BotRunner, FakeDiscord, FakeGuild
+from tests.e2e.helpers import (
+    card_button,
+    enabled,
+    new_lobby,
+    open_hand,
+    press,
+    settle,
+    shown_table,
+    start,
+    start_bot,
+    user_of,
+)
 from tests.helpers import give, put_on_top
-
-
-async def new_lobby(h: Harness, users: list[FakeUser], options: dict[str, object]) -> FakeMessage:
-    """A lobby opened by ``users[0]`` and joined by the others."""
-    itx = await h.fake.slash(users[0], h.channel, "uno new", options)
-    lobby = (await itx.response()).message
-    assert lobby is not None
-    for user in users[1:]:
-        await (await h.fake.click(user, lobby, lobby.button("Join"))).response()
-    return lobby
-
-
-async def start(h: Harness, users: list[FakeUser], lobby: FakeMessage) -> tuple[Table, object]:
-    """The host starts; returns the live table (awaiting a turn) and the game's thread."""
-    fake = h.fake
-    await (await fake.click(users[0], lobby, lobby.button("Start"))).response()
-    thread = (await fake.wait_for(lambda: fake.threads_of(h.channel)))[-1]
-    await fake.wait_for(lambda: table_message(fake, thread), what="the table message")
-    await settle(h)
-    [table] = h.bot.tables.tables.values()
-    game = table.match.game  # type: ignore[union-attr]
-    if game.phase.name == "COLOR":
-        game.choose_color(game.current, 0)
-    return table, thread
-
-
-def user_of(table: Table, users: list[FakeUser], seat: int) -> FakeUser:
-    return next(u for u in users if u.id == table.seats[seat].user_id)
-
-
-def card_button(hand: FakeMessage, code: str) -> str:
-    """The enabled button of a card in a hand (play, pick a color, or aim at a player)."""
-    for action in ("play", "pick", "aim"):
-        for cid in enabled(hand, action):
-            if cid.split(":")[4].split(".")[1] == code:
-                return cid
-    raise AssertionError(f"no enabled {code} in {[b.label for b in hand.buttons]}")
-
-
-async def board(h: Harness, thread: object) -> FakeMessage:
-    await settle(h)
-    msg = table_message(h.fake, thread)  # type: ignore[arg-type]
-    assert msg is not None
-    return msg
 
 
 async def test_the_host_sets_house_rules_in_a_panel_that_the_lobby_and_table_show(
@@ -95,7 +61,7 @@ async def test_the_host_sets_house_rules_in_a_panel_that_the_lobby_and_table_sho
 
     table, thread = await start(h, users, lobby)
     assert table.rules.house.must_play and table.rules.house.custom_effect.value == "play_again"
-    assert line in (await board(h, thread)).text
+    assert line in (await shown_table(h, thread)).text
     rules = await fake_discord.slash(users[1], thread, "uno rules")  # type: ignore[arg-type]
     reply = (await rules.response()).message
     assert reply is not None and reply.is_ephemeral
@@ -120,15 +86,15 @@ async def test_a_stacked_penalty_is_answered_with_accept_n(
     give(game, first, ["red-draw2"])
     give(game, second, ["blue-draw2"])
 
-    hand = await open_hand(fake_discord, user_of(table, users, first), await board(h, thread))
+    hand = await open_hand(fake_discord, user_of(table, users, first), await shown_table(h, thread))
     await press(h, user_of(table, users, first), hand, card_button(hand, "red-draw2"))
     target = user_of(table, users, second)
-    hand = await open_hand(fake_discord, target, await board(h, thread))
+    hand = await open_hand(fake_discord, target, await shown_table(h, thread))
     assert "**+2 on you** (Red Draw Two)! Accept or stack a draw card." in hand.text
     assert hand.button("Accept +2").custom_id is not None
     await press(h, target, hand, card_button(hand, "blue-draw2"))
 
-    msg = await board(h, thread)
+    msg = await shown_table(h, thread)
     assert "**+4**" in msg.text and "accept or stack a draw card" in msg.text
     last = user_of(table, users, third)
     cards = len(game.hands[third])
@@ -136,7 +102,7 @@ async def test_a_stacked_penalty_is_answered_with_accept_n(
     reply = (await itx.response()).message
     assert reply is not None and reply.is_ephemeral
     assert len(game.hands[third]) == cards + 4
-    assert "accepted +4" in (await board(h, thread)).text
+    assert "accepted +4" in (await shown_table(h, thread)).text
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
 
@@ -158,18 +124,22 @@ async def test_a_jump_in_shows_in_a_waiting_hand_and_wins_or_loses_its_race(
     give(game, jumper, ["green-5"])
 
     # The jumper's hand is open while they wait; the mover's play makes a jump-in possible.
-    waiting = await open_hand(fake_discord, user_of(table, users, jumper), await board(h, thread))
+    waiting = await open_hand(
+        fake_discord, user_of(table, users, jumper), await shown_table(h, thread)
+    )
     assert "Waiting for the others." in waiting.text
     edits = waiting.edit_count
-    hand = await open_hand(fake_discord, user_of(table, users, mover), await board(h, thread))
+    hand = await open_hand(fake_discord, user_of(table, users, mover), await shown_table(h, thread))
     await press(h, user_of(table, users, mover), hand, card_button(hand, "green-5"))
     await fake_discord.wait_for(lambda: waiting.edit_count > edits, what="the jump-in offered")
     assert "**Jump in!** You hold Green 5, identical to the top card" in waiting.text
-    assert "Jump-in: anyone holding Green 5 may play it now" in (await board(h, thread)).text
+    assert "Jump-in: anyone holding Green 5 may play it now" in (await shown_table(h, thread)).text
 
     # The jump-in and the awaited player's card are clicked at once: the table's lock lets the
     # first through and the other is told who came first.
-    slow = await open_hand(fake_discord, user_of(table, users, awaited), await board(h, thread))
+    slow = await open_hand(
+        fake_discord, user_of(table, users, awaited), await shown_table(h, thread)
+    )
     version = table.version
     jump = await fake_discord.click(
         user_of(table, users, jumper), waiting, card_button(waiting, "green-5")
@@ -192,13 +162,13 @@ async def test_a_jump_in_shows_in_a_waiting_hand_and_wins_or_loses_its_race(
         assert game.discard[-1] == CARD_INDEX["green-9"]
         assert CARD_INDEX["green-5"] in game.hands[jumper]
     assert "That button was out of date" not in slow.text + waiting.text
-    # The open hands are remembered per table, and forgotten when it closes.
-    open_hands = h.bot.get_cog("UnoCog").clicks.open_hands  # type: ignore[union-attr]
-    assert set(open_hands.tables) == {table.table_id}
+    # The live hands are remembered per table, and forgotten when it closes.
+    live = h.bot.get_cog("UnoCog").clicks.live  # type: ignore[union-attr]
+    assert set(live.tables) == {table.table_id}
     ended = await fake_discord.slash(users[0], thread, "uno end")  # type: ignore[arg-type]
     await ended.response()
     await settle(h)
-    assert open_hands.tables == {}
+    assert live.tables == {}
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
 
@@ -216,7 +186,7 @@ async def test_a_seven_asks_whom_to_swap_with_and_the_swap_tells_no_card(
     put_on_top(game, "red-5")
     give(game, seat, ["red-7"])
     player = user_of(table, users, seat)
-    hand = await open_hand(fake_discord, player, await board(h, thread))
+    hand = await open_hand(fake_discord, player, await shown_table(h, thread))
     await press(h, player, hand, card_button(hand, "red-7"))
     assert "Choose whom to swap hands with." in hand.text
     [choose] = [s for s in hand.selects if ":target:" in s.custom_id]
@@ -229,7 +199,7 @@ async def test_a_seven_asks_whom_to_swap_with_and_the_swap_tells_no_card(
     await (await fake_discord.select(player, hand, choose.custom_id, [str(other)])).response()
     await fake_discord.wait_for(lambda: hand.edit_count > edits, what="the hand after the swap")
     assert sorted(game.hands[seat]) == theirs and sorted(game.hands[other]) == sorted(mine)
-    msg = await board(h, thread)
+    msg = await shown_table(h, thread)
     assert f"swapped hands with **{table.seats[other].name}**" in msg.text
     assert f"Your hand · {len(theirs)} cards" in hand.text
     fake_discord.assert_no_errors()
@@ -255,7 +225,7 @@ async def test_a_wild_customizable_swaps_hands_after_its_color_and_whom(
     put_on_top(game, "yellow-2")
     give(game, seat, ["wild-custom"])
     player = user_of(table, users, seat)
-    hand = await open_hand(fake_discord, player, await board(h, thread))
+    hand = await open_hand(fake_discord, player, await shown_table(h, thread))
     await press(h, player, hand, card_button(hand, "wild-custom"))  # its color first
     assert "Choose the color." in hand.text
     blue = next(cid for cid in enabled(hand, "aim") if cid.endswith(".blue"))
@@ -266,7 +236,7 @@ async def test_a_wild_customizable_swaps_hands_after_its_color_and_whom(
     await (await fake_discord.select(player, hand, choose.custom_id, [str(other)])).response()
     await fake_discord.wait_for(lambda: hand.edit_count > edits, what="the hand after the swap")
     assert sorted(game.hands[seat]) == theirs and game.color == COLOR_INDEX["blue"]
-    text = (await board(h, thread)).text
+    text = (await shown_table(h, thread)).text
     assert "Wild Customizable: swap hands" in text and "swapped hands with" in text
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()

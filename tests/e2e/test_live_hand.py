@@ -1,63 +1,215 @@
-"""One live hand per player: "Show my hand" brings the player's newest private hand up to date
-instead of posting another, and a closed table forgets every hand it kept."""
+"""One live hand per player: the newest private hand follows the game by itself (nobody presses
+Refresh or Show my hand once they hold one), Show my hand puts a fresh one where the player
+looks and retires the old, every hand closes at a round's end, and a hand Discord no longer lets
+the bot change falls back to a turn notice with a Show my hand button."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeUser
+from bot.engine import Game, Phase
+from bot.tables.table import Status, Table
+from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.e2e.helpers import (
-    lobby_and_start,
+    Harness,
+    card_button,
+    enabled,
+    new_lobby,
     open_hand,
-    play_turn,
+    press,
     settle,
+    start,
     start_bot,
-    table_message,
+    user_of,
 )
+from tests.e2e.helpers import shown_table as board
+from tests.helpers import give, put_on_top
 
 
-async def test_show_my_hand_edits_the_players_newest_hand(
+def hands_of(fake: FakeDiscord, user: FakeUser, thread: object) -> list[FakeMessage]:
+    """The private messages a player sees in the game's thread."""
+    seen = fake.visible_messages(user, thread)  # type: ignore[arg-type]
+    return [m for m in seen if m.is_ephemeral]
+
+
+def live_buttons(msg: FakeMessage) -> list[str]:
+    return [b.custom_id for b in msg.buttons if b.custom_id and not b.disabled]
+
+
+async def act(h: Harness, user: FakeUser, hand: FakeMessage) -> None:
+    """The player answers whatever their live hand asks, with its buttons alone."""
+    for action in ("color", "accept"):
+        if found := enabled(hand, action):
+            await press(h, user, hand, found[0])
+            return
+    cards = enabled(hand, "pick") + enabled(hand, "play")
+    if cards:
+        await press(h, user, hand, cards[0])
+        if cards[0].split(":")[3] == "pick":  # a wild: its color next
+            await press(h, user, hand, hand.button("Red").custom_id)  # type: ignore[arg-type]
+        return
+    for action in ("draw", "pass"):
+        if found := enabled(hand, action):
+            await press(h, user, hand, found[0])
+            return
+    raise AssertionError(f"nothing to press in {[b.label for b in hand.buttons]}")
+
+
+async def with_computers(h: Harness, user: FakeUser, computers: int) -> tuple[Table, object]:
+    """A classic game of ``user`` against computers, started."""
+    lobby = await new_lobby(h, [user], {"edition": "classic"})
+    for _ in range(computers):
+        add = next(b for b in lobby.buttons if b.label.startswith("Add computer"))
+        await (await h.fake.click(user, lobby, add.custom_id)).response()  # type: ignore[arg-type]
+    return await start(h, [user], lobby)
+
+
+async def test_the_hand_lights_up_when_the_computers_have_moved_and_closes_at_the_round_end(
     fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
 ) -> None:
-    channel = fake_guild.default_channel
-    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", channel, seed=12)
+    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
+    ann = await fake_discord.create_member(fake_guild, "ann")
+    table, thread = await with_computers(h, ann, 2)
+    hand = await open_hand(fake_discord, ann, await board(h, thread))  # the only press
+    lit = 0
+    for _ in range(600):
+        await settle(h)
+        if table.status is not Status.PLAYING:
+            break
+        assert hands_of(fake_discord, ann, thread) == [hand]  # one hand, followed in place
+        game: Game = table.match.game  # type: ignore[union-attr]
+        if table.seats[game.current].computer is None:
+            assert "Waiting for the others." not in hand.text and live_buttons(hand)
+            lit += 1
+            await act(h, ann, hand)
+        else:
+            assert "Your turn" not in hand.text
+            await h.scheduler.advance(1.0)  # the computer moves
+    assert table.status is Status.ROUND_OVER and lit > 1
+    # The round's end closes the hand: who went out, the scores, when the next round starts.
+    await settle(h)
+    assert "went out" in hand.text and "**Scores**" in hand.text
+    assert "The next round starts" in hand.text and not hand.buttons and not hand.attachments
+    # The next deal draws it again, cards and all, still without a press.
+    await h.scheduler.advance(31.0)
+    await settle(h)
+    assert table.status is Status.PLAYING
+    assert hand.text.startswith("### Your hand") and hand.attachments
+    assert hands_of(fake_discord, ann, thread) == [hand]
+    assert not fake_discord.failed_interactions()
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
+async def test_a_wild_draw_four_at_a_waiting_player_asks_them_to_accept_or_challenge(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
+    users = [await fake_discord.create_member(fake_guild, f"p{i}") for i in range(3)]
+    table, thread = await start(h, users, await new_lobby(h, users, {"edition": "classic"}))
+    game: Game = table.match.game  # type: ignore[union-attr]
+    mover, target = game.current, game.next_seat(game.current)
+    third = game.next_seat(target)
+    put_on_top(game, "red-5")
+    give(game, mover, ["wild-draw4"])
+    aimed, other = user_of(table, users, target), user_of(table, users, third)
+    waiting = await open_hand(fake_discord, aimed, await board(h, thread))
+    bystander = await open_hand(fake_discord, other, await board(h, thread))
+    assert "Waiting for the others." in waiting.text
+    edits = bystander.edit_count
+    player = user_of(table, users, mover)
+    hand = await open_hand(fake_discord, player, await board(h, thread))
+    await press(h, player, hand, card_button(hand, "wild-draw4"))
+    await press(h, player, hand, hand.button("Red").custom_id)  # type: ignore[arg-type]
+    await settle(h)
+    assert game.phase is Phase.RESPOND
+    # The aimed player's hand turned into the answer, with no press of theirs.
+    assert waiting.button("Accept +4").custom_id in live_buttons(waiting)
+    assert waiting.button("Challenge").custom_id in live_buttons(waiting)
+    assert bystander.edit_count == edits  # nothing changed for the third player: not redrawn
+    await press(h, aimed, waiting, waiting.button("Accept +4").custom_id)  # type: ignore[arg-type]
+    await settle(h)
+    assert "Waiting for the others." in waiting.text  # their turn was skipped
+    assert "Your turn" in bystander.text  # and the next player's hand lit up
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
+async def test_show_my_hand_posts_a_fresh_hand_and_retires_the_old_one(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
     users = [await fake_discord.create_member(fake_guild, f"p{i}") for i in range(2)]
-    by_id = {u.id: u for u in users}
-    _, thread = await lobby_and_start(h, users, {"edition": "classic"})
-    [table] = h.bot.tables.tables.values()
-    game = table.match.game  # type: ignore[union-attr]
-    waiting = by_id[table.seats[game.next_seat(game.current)].user_id]
-
-    def hands_of(user: FakeUser) -> int:
-        seen = fake_discord.visible_messages(user, thread)  # type: ignore[arg-type]
-        return sum(1 for m in seen if m.is_ephemeral)
-
-    board = table_message(fake_discord, thread)  # type: ignore[arg-type]
-    assert board is not None
-    first = await open_hand(fake_discord, waiting, board)
-    assert hands_of(waiting) == 1
-    version = table.version
-    await play_turn(h, by_id, thread, 1)  # the other player moves: the waiting hand is old
-    assert h.bot.tables.tables[table.table_id].version > version
-    board = table_message(fake_discord, thread)  # type: ignore[arg-type]
-    assert board is not None
-    edits = first.edit_count
-    again = await open_hand(fake_discord, waiting, board)
-    assert again.id == first.id and first.edit_count == edits + 1  # brought up to date in place
-    assert hands_of(waiting) == 1
-    seat = table.seat_of(waiting.id)
-    assert seat is not None and f"Your hand · {len(game.hands[seat])} cards" in again.text
-
-    # Asked again with nothing new: the old one may be out of sight (dismissed), so a new one.
-    fresh = await open_hand(fake_discord, waiting, board)
-    assert fresh.id != first.id and hands_of(waiting) == 2
-
+    table, thread = await start(h, users, await new_lobby(h, users, {"edition": "classic"}))
+    user = users[1]
+    shown = [await open_hand(fake_discord, user, await board(h, thread)) for _ in range(5)]
+    await settle(h)
+    assert len({m.id for m in shown}) == 5  # each press a fresh hand, at the bottom
+    assert hands_of(fake_discord, user, thread) == [shown[-1]]  # the older ones deleted
+    assert all(m.deleted for m in shown[:-1])
     clicks = h.bot.get_cog("UnoCog").clicks  # type: ignore[union-attr]
-    assert table.table_id in clicks.latest.tables
-    host = by_id[table.host_id]
+    assert set(clicks.live.tables[table.table_id]) == {user.id}
+    host = users[0]
     await (await fake_discord.slash(host, thread, "uno end")).response()  # type: ignore[arg-type]
     await settle(h)
-    assert table.table_id not in clicks.latest.tables  # forgotten with the table
+    assert table.table_id not in clicks.live.tables  # forgotten with the table
+    assert not shown[-1].buttons  # closed to a line
     assert not fake_discord.failed_interactions()
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
+async def test_a_hand_past_its_edit_window_falls_back_to_a_turn_notice_with_show_my_hand(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
+    users = [await fake_discord.create_member(fake_guild, f"p{i}") for i in range(2)]
+    table, thread = await start(h, users, await new_lobby(h, users, {"edition": "classic"}))
+    game: Game = table.match.game  # type: ignore[union-attr]
+    mover = user_of(table, users, game.current)
+    waiting = user_of(table, users, game.next_seat(game.current))
+    live = await open_hand(fake_discord, waiting, await board(h, thread))
+
+    def notices() -> list[FakeMessage]:
+        return [
+            m
+            for m in fake_discord.public_messages(thread)  # type: ignore[arg-type]
+            if f"<@{waiting.id}>" in m.text and not m.deleted and not m.attachments
+        ]
+
+    # While the hand follows the game, it shows the turn: no notice is posted.
+    hand = await open_hand(fake_discord, mover, await board(h, thread))
+    await act(h, mover, hand)
+    while table.seats[game.current].user_id != waiting.id:
+        await act(h, mover, hand)
+    await h.scheduler.advance(21.0)
+    await settle(h)
+    assert "Waiting for the others." not in live.text and not notices()
+    await act(h, waiting, live)
+    while table.seats[game.current].user_id == waiting.id:
+        await act(h, waiting, live)
+
+    # Its interaction is as old as Discord allows: the hand is closed to a line pointing at
+    # Show my hand, and the next turn comes with a notice that has that button.
+    await h.scheduler.advance(14 * 60.0)
+    await settle(h)
+    assert not live.buttons and "Show my hand" in live.text
+    hand = await open_hand(fake_discord, mover, await board(h, thread))
+    while table.seats[game.current].user_id != waiting.id:
+        await act(h, mover, hand)
+    assert not notices()
+    await h.scheduler.advance(21.0)
+    await settle(h)
+    [notice] = notices()
+    assert "waiting for your move" in notice.text
+    fresh = await fake_discord.click_for_private(
+        waiting,
+        notice,
+        notice.button("Show my hand"),  # type: ignore[arg-type]
+    )
+    assert fresh.is_ephemeral and "Your turn" in fresh.text and live_buttons(fresh)
+    await act(h, waiting, fresh)
+    await settle(h)
+    assert not notices()  # the turn moved on: the notice is deleted
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()

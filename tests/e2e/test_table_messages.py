@@ -328,8 +328,9 @@ async def test_the_awaited_player_is_pinged_after_a_wait_and_the_ping_goes_when_
     assert len(fake_discord.public_messages(thread)) == 1  # not yet
     await h.scheduler.advance(11)
     await settle(h)
-    [ping] = [m for m in fake_discord.public_messages(thread) if not m.buttons]
+    [ping] = [m for m in fake_discord.public_messages(thread) if not m.attachments]
     assert f"<@{awaited}>" in ping.text
+    assert ping.button("Show my hand").custom_id  # a way to a hand that follows the game
     assert ping.allowed_mentions is not None and ping.allowed_mentions.get("users") == [awaited]
     assert h.bot.tables.tables[table.table_id].ping_message_id == ping.id
     await play_turn(h, by_id, thread, 0)
@@ -381,14 +382,14 @@ async def test_a_ping_outlives_a_restart_and_nobody_is_pinged_twice_for_one_turn
     h, by_id, thread = await four_humans(fake_discord, fake_guild, bot_runner, tmp_path, n=2)
     await h.scheduler.advance(21)
     await settle(h)
-    [ping] = [m for m in fake_discord.public_messages(thread) if not m.buttons]
+    [ping] = [m for m in fake_discord.public_messages(thread) if not m.attachments]
     await bot_runner.stop(h.running)
     again = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", h.channel, seed=6)
     await settle(again)
     await again.scheduler.advance(60)
     await settle(again)
     assert not ping.deleted
-    assert [m for m in fake_discord.public_messages(thread) if not m.buttons] == [ping]
+    assert [m for m in fake_discord.public_messages(thread) if not m.attachments] == [ping]
     await play_turn(again, by_id, thread, 0)
     await settle(again)
     assert ping.deleted  # the turn moved on: its ping goes

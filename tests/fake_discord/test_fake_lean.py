@@ -75,7 +75,7 @@ async def test_records_are_bounded(
     fake_discord.errors.clear()
 
 
-async def test_expired_interactions_and_their_private_messages_are_forgotten(
+async def test_expired_interactions_are_forgotten_and_their_private_messages_stay(
     fake_discord: FakeDiscord,
     fake_guild: FakeGuild,
     fake_clock: ManualClock,
@@ -90,6 +90,7 @@ async def test_expired_interactions_and_their_private_messages_are_forgotten(
     fake_clock.advance(fake_discord.token_ttl + 61)
     new = await fake_discord.slash(alice, channel, "demo panel")
     panel = (await new.response()).message
-    assert set(fake_discord.interactions) == {new.id}
-    assert fake_discord.visible_messages(alice, channel) == [panel]
-    assert secret.id not in fake_discord.messages
+    assert set(fake_discord.interactions) == {new.id}  # nothing can edit the old one now
+    # A client still shows the old message until it reloads: it stays, pictures and all.
+    assert fake_discord.visible_messages(alice, channel) == [secret, panel]
+    assert secret.id in fake_discord.messages

@@ -1,5 +1,7 @@
 """The playground in a real browser: headless Chromium plays a whole single-round game against
-computer players by clicking the page as a person would, reading only what the page shows.
+computer players by clicking the page as a person would, reading only what the page shows. The
+hand is opened once: it lights up by itself on every turn, with no Refresh and no second Show
+my hand. Then the page is checked on a phone's width.
 
 Skipped when Chromium or Playwright is missing, unless UNO_REQUIRE_BROWSER=1 (CI sets it)."""
 
@@ -116,16 +118,29 @@ def choose(buttons: list[dict[str, Any]]) -> int | None:
     playable = [b["index"] for b in buttons if b["style"] == "success"]
     if playable:
         return playable[0]
-    for label in ("Draw", "Keep it", "Accept"):
+    for label in ("Draw", "Keep it"):
         if label in by_label:
             return by_label[label]
-    return None
+    accept = [b["index"] for b in buttons if b["label"].startswith("Accept")]
+    return accept[0] if accept else None
+
+
+# The hand offers a move (what ``choose`` would press), or the round is over.
+LIT_JS = f"""([id]) => {{
+  if ({FINISHED}) return true;
+  const hand = document.querySelector(`article.message[data-id="${{id}}"]`);
+  if (!hand) return false;
+  const asks = ['Red', 'Yellow', 'Green', 'Blue', 'UNO!', 'Draw', 'Keep it'];
+  return [...hand.querySelectorAll('button[data-action="click"]:not([disabled])')].some(b => {{
+    const label = (b.querySelector('.label') || {{}}).textContent || '';
+    return b.classList.contains('success') || asks.includes(label) || label.startsWith('Accept');
+  }});
+}}"""
 
 
 async def open_hand(tab: Any) -> Any | None:
-    """Press "Show my hand" on the table and wait for the private hand: a new one, or the
-    newest brought up to date in place (None: the bot answered otherwise, e.g. because the
-    round ended meanwhile)."""
+    """Press "Show my hand" on the table and wait for the private hand (None: the bot
+    answered otherwise, e.g. because the round ended meanwhile)."""
     table = message_with(tab, "Show my hand")
     private = tab.locator("#messages article.message.ephemeral:not(.loading)")
     hands = private.filter(has=tab.locator('img[src*="hand.png"]'))
@@ -220,7 +235,6 @@ async def test_a_whole_round_against_computers_by_clicks(
 
 
 async def play_a_round(tab: Any, playground: Playground) -> None:
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
 
     await tab.goto(playground.url)
     await tab.locator("body[data-ready='true']").wait_for()
@@ -229,34 +243,28 @@ async def play_a_round(tab: Any, playground: Playground) -> None:
     await start_game(tab)
 
     scores = tab.locator("#messages img[src*='scores.png']")
-    hands_seen = 0
+    hand = None
+    turns = 0
     for _ in range(MAX_STEPS):
         await tab.wait_for_function(f"() => {FINISHED} || {TABLE_JS}")
         if await scores.count():
             break
-        table = message_with(tab, "Show my hand")
-        try:
-            table_id = await table.get_attribute("data-id", timeout=5000)
-            table_rev = await table.get_attribute("data-rev", timeout=5000)
-        except PlaywrightTimeout:
-            continue  # the round ended just now: the table shows the scores instead
-        hand = await open_hand(tab)
-        if hand is None:
-            continue
-        hands_seen += 1
-        assert "Only you can see this" in await hand.inner_text()
-        if not await play_hand(tab, hand):
-            # Not our turn: wait for the computers to move the table on.
-            await tab.wait_for_function(
-                f"""([id, rev]) => {{
-                    if ({FINISHED}) return true;
-                    const table = {TABLE_JS};
-                    return table && (table.dataset.id !== id || table.dataset.rev !== rev);
-                }}""",
-                arg=[table_id, table_rev],
-            )
+        if hand is None:  # the one press of Show my hand
+            hand = await open_hand(tab)
+            if hand is None:
+                continue
+            assert "Only you can see this" in await hand.inner_text()
+        # The computers move; the hand lights up when Alice may play, by itself.
+        await tab.wait_for_function(LIT_JS, arg=[await hand.get_attribute("data-id")])
+        if await scores.count():
+            break
+        if await play_hand(tab, hand):
+            turns += 1
     else:
         pytest.fail("the round did not end")
+    assert turns > 1
+    pressed = button_actions(playground, playground.world.users[0])
+    assert pressed.count("hand") == 1 and "page" not in pressed  # Show my hand once, no Refresh
 
     await scores.first.wait_for()
     final = (
@@ -265,7 +273,9 @@ async def play_a_round(tab: Any, playground: Playground) -> None:
         .last
     )
     assert "won" in await final.inner_text()
-    assert hands_seen > 0
+    # The hand closed with the round: no card buttons, the scores instead.
+    assert await hand.locator('button[data-action="click"]').count() == 0  # type: ignore[union-attr]
+    assert "Scores" in await hand.inner_text()  # type: ignore[union-attr]
     # No interaction failed and Discord would have accepted every message. (A rate limit
     # may show: the page says so, and discord.py waits and retries.)
     broken = tab.locator("#notices .notice.failed, #notices .notice.rejected")
@@ -276,3 +286,32 @@ async def play_a_round(tab: Any, playground: Playground) -> None:
         "() => !document.querySelector('#messages article.message.ephemeral')"
     )
     assert await scores.count() == 1
+
+    # On a phone's width the page fits, its pictures all show, and its emoji are drawn.
+    await tab.locator("#people button", has_text="Alice").click()
+    await tab.locator("#messages article.message.ephemeral").first.wait_for()
+    await tab.set_viewport_size({"width": 390, "height": 844})
+    fits = await tab.evaluate(
+        """() => [document.documentElement, document.body, document.querySelector('#messages')]
+            .every(e => e.scrollWidth <= e.clientWidth + 1)"""
+    )
+    assert fits, "the page is wider than a 390 px window"
+    broken = await tab.evaluate(
+        "() => [...document.querySelectorAll('#messages img')].filter(i => !i.naturalWidth).length"
+    )
+    assert broken == 0
+    assert await tab.locator("#messages svg.drawn-emoji").count() > 0
+    raw = await tab.evaluate(
+        r"""() => /[\u{1F7E5}-\u{1F7EB}\u{1F3B4}\u{1F916}\u{1F3C6}]/u.test(
+            document.querySelector('#messages').innerText)"""
+    )
+    assert not raw, "an emoji was left to the system's fonts"
+
+
+def button_actions(playground: Playground, user: Any) -> list[str]:
+    """The actions of every button this person pressed (from the buttons' custom ids)."""
+    return [
+        str(itx.payload.get("data", {}).get("custom_id", "")).split(":")[3]
+        for itx in playground.fake.interactions.values()
+        if itx.user.id == user.id and itx.source_message is not None
+    ]

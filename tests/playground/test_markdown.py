@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.playground.emoji import picture
 from bot.playground.markdown import Markdown, relative
 
 NOW = 1_700_000_000.0
@@ -29,14 +30,14 @@ def md(text: str) -> str:
     ("text", "html"),
     [
         ("# Big", "<h1>Big</h1>"),
-        ("## 🎴 UNO · Classic", "<h2>🎴 UNO · Classic</h2>"),
+        ("## 🎴 UNO · Classic", f"<h2>{picture('🎴')} UNO · Classic</h2>"),
         ("### Your hand", "<h3>Your hand</h3>"),
         ("#hashtag", "<p>#hashtag</p>"),
         ("-# small print", '<div class="subtext">small print</div>'),
         ("one\ntwo", "<p>one<br>two</p>"),
         ("one\n\ntwo", "<p>one</p><p>two</p>"),
         ("- a\n- b", "<ul><li>a</li><li>b</li></ul>"),
-        ("1. Alice 👑\n2. Bob", "<ol><li>Alice 👑</li><li>Bob</li></ol>"),
+        ("1. Alice 👑\n2. Bob", f"<ol><li>Alice {picture('👑')}</li><li>Bob</li></ol>"),
         ("3. x\n4. y", '<ol start="3"><li>x</li><li>y</li></ol>'),
         ("- a\n  - b\n- c", "<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>"),
         ("> said\n> this\nafter", "<blockquote><p>said<br>this</p></blockquote><p>after</p>"),

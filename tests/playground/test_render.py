@@ -8,6 +8,7 @@ import io
 import pytest
 from PIL import Image
 
+from bot.playground.emoji import picture
 from bot.playground.render import PageRenderer
 from bot.playground.world import PlaygroundWorld, build_world
 from fake_discord import FakeDiscord, FakeInteraction, FakeModal
@@ -60,6 +61,12 @@ def test_buttons(renderer: PageRenderer) -> None:
                 {"type": 2, "style": 4, "label": "<b>", "custom_id": "a:2", "disabled": True},
                 {"type": 2, "style": 2, "custom_id": "a:3", "emoji": {"name": "x", "id": "9"}},
                 {"type": 2, "style": 5, "label": "Docs", "url": "https://example.org"},
+                {
+                    "type": 2,
+                    "style": 5,
+                    "label": "Lobby",
+                    "url": "https://discord.com/channels/1/22/333",
+                },
                 {"type": 2, "style": 5, "label": "Bad", "url": "javascript:alert(1)"},
                 {"type": 2, "style": 6, "sku_id": "1"},
             ],
@@ -67,11 +74,14 @@ def test_buttons(renderer: PageRenderer) -> None:
     )
     assert (
         '<button type="button" class="button success" data-action="click" data-custom-id="a:1">'
-        '<span class="emoji">🟩</span><span class="label">Go</span></button>'
+        f'<span class="emoji">{picture("🟩")}</span><span class="label">Go</span></button>'
     ) in row
     assert 'data-custom-id="a:2" disabled><span class="label">&lt;b&gt;</span>' in row
     assert '<span class="emoji">:x:</span></button>' in row
     assert '<a class="button link" href="https://example.org" target="_blank"' in row
+    # A Discord link opens the channel and message on the page, never discord.com.
+    assert '<a class="button link" href="#" data-channel="22" data-message="333">' in row
+    assert "discord.com" not in row
     assert "javascript" not in row and '<span class="button link disabled">' in row
     assert '<span class="button premium disabled">' in row
 
@@ -90,7 +100,7 @@ def test_selects(renderer: PageRenderer, world: PlaygroundWorld) -> None:
     )
     assert single.startswith('<select class="select" data-action="select" data-custom-id="pick">')
     assert '<option value="" disabled>Choose</option>' in single
-    assert '<option value="r">🟥 Red — warm</option>' in single
+    assert '<option value="r">Red — warm</option>' in single  # no picture fits in an option
     assert '<option value="b" selected>Blue</option>' in single
     many = renderer.component(
         {
@@ -144,7 +154,7 @@ def test_media_is_local_or_a_link(renderer: PageRenderer, world: PlaygroundWorld
     )
     assert '<div class="accessory"><a class="media thumbnail"' in section
     file = renderer.component({"type": 13, "file": {"url": f"{base}/attachments/9/rules.txt"}})
-    assert file == '<a class="file" href="/attachments/9/rules.txt" download>📄 rules.txt</a>'
+    assert file == '<a class="file" href="/attachments/9/rules.txt" download>↓ rules.txt</a>'
     assert "type 99" in renderer.component({"type": 99})
 
 

@@ -135,14 +135,14 @@ function renderChannels() {
     button.classList.toggle("unread", state.unread.has(channel.id));
     const sigil = document.createElement("span");
     sigil.className = "sigil";
-    sigil.textContent = channel.thread ? "🧵" : "#";
+    sigil.textContent = channel.thread ? "↳" : "#";
     button.append(sigil, channel.name + (channel.archived ? " (archived)" : ""));
     button.addEventListener("click", () => switchChannel(channel.id));
     item.append(button);
     list.append(item);
   }
   const current = state.channels.find((c) => c.id === state.channel);
-  $("#channel-name").textContent = current ? (current.thread ? "🧵 " : "# ") + current.name : "";
+  $("#channel-name").textContent = current ? (current.thread ? "↳ " : "# ") + current.name : "";
 }
 
 function markUnread(channelId) {
@@ -151,12 +151,15 @@ function markUnread(channelId) {
   renderChannels();
 }
 
-function switchChannel(channelId) {
+// A link to a channel or a message (as Discord's own links) opens it here, never outside.
+async function switchChannel(channelId, messageId) {
   if (!state.channels.some((c) => c.id === channelId)) return;
   state.channel = channelId;
   state.unread.delete(channelId);
   renderChannels();
-  loadChannel();
+  await loadChannel();
+  const shown = messageId && document.querySelector(`article.message[data-id="${messageId}"]`);
+  if (shown) shown.scrollIntoView({ block: "center" });
 }
 
 async function switchUser(userId) {
@@ -287,7 +290,7 @@ function buildMessage(message) {
     chip.href = "#";
     chip.className = "thread-chip";
     chip.dataset.channel = message.thread.id;
-    chip.textContent = `🧵 ${message.thread.name}`;
+    chip.textContent = `↳ ${message.thread.name}`;
     article.append(chip);
   }
   if (message.ephemeral) {
@@ -297,7 +300,7 @@ function buildMessage(message) {
     dismiss.type = "button";
     dismiss.className = "dismiss";
     dismiss.textContent = "Dismiss message";
-    note.append("👁 Only you can see this · ", dismiss);
+    note.append("Only you can see this · ", dismiss);
     article.append(note);
   }
   for (const node of article.querySelectorAll("[data-accent]")) {
@@ -359,7 +362,7 @@ function onMessagesClick(event) {
   const channelLink = target.closest("[data-channel]");
   if (channelLink) {
     event.preventDefault();
-    switchChannel(channelLink.dataset.channel);
+    switchChannel(channelLink.dataset.channel, channelLink.dataset.message);
     return;
   }
   const command = target.closest("[data-command]");
