@@ -182,6 +182,9 @@ class Style:
     # multiplied by ``block_danger`` when that seat is down to two cards.
     block: float = 0.0
     block_danger: float = 1.0
+    # The memory is read only at tables of at most this many players: reading the record costs
+    # time in proportion to its length, at every decision.
+    block_players: int = 10
     same: float = 3.0  # per other card of the played card's color kept in hand
     calm_points: float = 10.0  # the points of a card count 1/calm_points while nobody is close
     # Two players: a Skip, Reverse or Draw Two gives another turn at once. One that cards in
@@ -191,7 +194,12 @@ class Style:
     four: float = 0.0  # a Wild Draw Four rather than a plain wild card
 
 
-# Tuned against the outside agents of bench/ai_arena.py (docs/performance.md).
+# Normal's weights with three players or more (docs/performance.md, 4-player rounds).
+NORMAL_MANY = Style()
+# Hard's with three players or more: tuned on 10,000 seeded rounds per edition against three
+# normal players.
+SHARP_MANY = Style(wild=-60.0, idle_hit=-5.0, keep_drawn_wild=True, block=10.0, block_danger=3.0)
+# Two players: tuned against the outside agents of bench/ai_arena.py (docs/performance.md).
 # Against them it plays from its weaker colors, uses its memory of the hands, and keeps a Wild
 # Draw Four longer than a plain wild card.
 NORMAL = Style(
@@ -203,10 +211,11 @@ NORMAL = Style(
     calm_points=24.0,
     chain=-3.0,
     four=-16.0,
+    block_players=2,
 )
 # Hard's heuristic: normal's, and a drawn wild card kept while nobody is close to going out
 # (against the outside agents: 54 / 61 % for normal's 53 / 59 %, seed 7).
-SHARP = replace(NORMAL, keep_drawn_wild=True)
+SHARP = replace(NORMAL, keep_drawn_wild=True, block_players=10)
 
 
 def follower(game: Game, seat: int, card: int) -> int:
@@ -302,7 +311,7 @@ def heuristic(
     cards = list(dict.fromkeys(game.playable(seat)))
     if not cards:
         return Action(seat, Do.DRAW)
-    if style.block and info is None and len(cards) > 1:
+    if style.block and info is None and len(cards) > 1 and game.players <= style.block_players:
         info = knowledge(game, seat)
     best = max(cards, key=lambda c: _card_score(game, seat, c, danger, style, info))
     color = best_color(hand, rng, best) if IS_WILD[best] else None
@@ -355,7 +364,8 @@ def _answer(
 
 def _normal(game: Game, seat: int, rng: random.Random, record: ChallengeRecord | None) -> Action:
     """Normal's play: the heuristic with its own weights (no search)."""
-    return heuristic(game, seat, rng, NORMAL, None, record)
+    style = NORMAL if game.players == 2 else NORMAL_MANY
+    return heuristic(game, seat, rng, style, None, record)
 
 
 # ----- hard -----
@@ -527,7 +537,7 @@ def _hard(
     if len(moves) <= 1:
         return moves[0]  # a forced move (the awaited seat always has one)
     info = knowledge(game, seat)
-    prior = heuristic(game, seat, rng, SHARP, info, record)
+    prior = heuristic(game, seat, rng, SHARP if game.players == 2 else SHARP_MANY, info, record)
     if any(move.do is Do.CHALLENGE for move in moves):
         # Rollouts would judge a challenge by the cards alone, as if every player bluffed
         # whenever it could: the judgment of should_challenge stands instead.
