@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from . import ai_teams
 from .ai_challenge import ChallengeRecord as ChallengeRecord
 from .ai_challenge import illegal_belief, worth_challenging
 from .ai_memory import Knowledge as Knowledge
@@ -112,6 +113,9 @@ def best_color(hand: list[int], rng: random.Random, skip: int = -1) -> int:
 
 
 def _others(game: Game, seat: int) -> list[int]:
+    """The hand sizes of the seats that threaten to go out first (partners do not)."""
+    if game.teams:
+        return ai_teams.threat_sizes(game, seat)
     return [len(game.hands[s]) for s in range(game.n) if s != seat and game.active[s]]
 
 
@@ -252,6 +256,8 @@ def _card_score(
             if nxt_cards <= 2:
                 score += 40.0
             score += style.four
+            if game.teams:
+                score += ai_teams.card_bonus(game, seat, True, game.next_seat(seat))
         elif card == WILD_VICTORY_LAP:
             score += 15.0 if danger else 0.0
         elif card == WILD_SUPER_STAR:
@@ -275,10 +281,15 @@ def _card_score(
         back = game.hands[(seat - game.direction) % game.n]
         if nxt_cards <= 2 and len(back) > nxt_cards:
             score += 20.0
+    if game.teams:
+        hits = rank in (SKIP, DRAW2)
+        score += ai_teams.card_bonus(game, seat, hits, follower(game, seat, card))
     if info is not None and style.block:
         # Leave a color and rank the seat that follows probably cannot match.
         after = follower(game, seat, card)
         weight = style.block * (style.block_danger if len(game.hands[after]) <= 2 else 1.0)
+        if game.teams:
+            weight *= ai_teams.block_sign(game, seat, after)
         score += weight * chance_none(game, info, after, MATCHES[color * CARD_KINDS + card])
     return score
 
@@ -515,11 +526,12 @@ def _rollout(world: Game, seat: int, rng: random.Random) -> float:
     while world.phase is not Phase.OVER:
         if steps >= ROLLOUT_STEP_CAP:
             mine = len(world.hands[seat])
-            least = min(len(world.hands[s]) for s in range(world.n) if s != seat)
+            others = ai_teams.opponents(world, seat) or [s for s in range(world.n) if s != seat]
+            least = min(len(world.hands[s]) for s in others)
             return 0.5 * least / (least + mine) if least + mine else 0.0
         _rollout_policy(world, rng)
         steps += 1
-    return 1.0 if world.winner == seat else 0.0
+    return 1.0 if ai_teams.won_for(world, seat) else 0.0  # a partner's win is the team's
 
 
 def _hard(
@@ -614,7 +626,7 @@ def out_of_turn(game: Game, seat: int, level: str, rng: random.Random) -> Action
         return Action(seat, Do.CALL_UNO)
     if level != "easy":
         target = game.catchable()
-        if target >= 0 and target != seat:
+        if target >= 0 and target != seat and ai_teams.may_catch(game, seat, target):
             return Action(seat, Do.CATCH, target=target)
     return None
 

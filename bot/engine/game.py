@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable
 
 from . import errors, leaving, legality, penalties, stalemate, turn
+from . import teams as team_rules
 from .action import Action, Do
 from .cards import Edition
 from .deal import deal
@@ -89,8 +90,10 @@ class Game(RoundState):
         active: list[bool] | None = None,
         house_rule: str = "",
         house: HouseRules | None = None,
+        teams: int = 0,
     ) -> None:
-        """Deal from ``deck`` (index 0 is the top) and turn up the first card."""
+        """Deal from ``deck`` (index 0 is the top) and turn up the first card; ``teams`` teams
+        of alternating seats (0: none) must fit the seats (``teams.fits``)."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError("a round needs 2 to 10 players")
         seats = list(active) if active is not None else [True] * players
@@ -98,7 +101,9 @@ class Game(RoundState):
             raise ValueError("a round needs at least 2 active seats")
         if not seats[dealer]:
             raise ValueError("the dealer must be an active seat")
-        self.start(edition, players, dealer, deck, rng, seats, house_rule, house or OFFICIAL)
+        if not team_rules.fits(teams, players):
+            raise ValueError(f"{teams} teams need {team_rules.counts_text(teams)} players")
+        self.start(edition, players, dealer, deck, rng, seats, house_rule, house or OFFICIAL, teams)
         deal(self)
 
     def apply(self, action: Action) -> list[Event]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import errors
 from .phase import Phase
 from .state import RoundState
+from .teams import sides_left
 
 
 def leave(state: RoundState, seat: int) -> None:
@@ -30,7 +31,7 @@ def leave(state: RoundState, seat: int) -> None:
     state.players -= 1
     if state.exposed == seat:
         state.exposed = -1
-    if state.players == 1:
+    if len(sides_left(state)) == 1:  # one player, or the partners of one team, still in
         state.phase = Phase.OVER
         state.winner = following
         state.current = -1

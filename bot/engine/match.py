@@ -1,4 +1,5 @@
-"""A match: rounds to a target score (or one round), both scorings, and the deal passing left."""
+"""A match: rounds to a target score (or one round), both scorings, teams, and the deal passing
+left."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from .cards import CARD_POINTS, CARD_RANK, CODES, IS_NUMBER, Edition, edition_de
 from .game import Event, Game
 from .rules import RuleSet, Scoring
 from .state import rng_from_json, rng_to_json
+from .teams import lowest_tallies, round_team_points, sides_left, team_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,9 @@ class ScoreView:
     round_winners: tuple[int | None, ...]
     winners: tuple[int, ...]  # empty while the match goes on
     active: tuple[bool, ...]
+    teams: int = 0  # 0: no teams; else seat s is on team s mod teams
+    team_totals: tuple[int, ...] = ()  # per team, toward the target
+    winner_teams: tuple[int, ...] = ()  # empty while the match goes on (or without teams)
 
 
 def choose_first_dealer(
@@ -92,7 +97,28 @@ class Match:
             active=self.active,
             house_rule=self.rules.house_rule,
             house=self.rules.house,
+            teams=self.rules.teams,
         )
+
+    @property
+    def teams(self) -> int:
+        return self.rules.teams
+
+    def team_totals(self) -> list[int]:
+        """Each team's score toward the target: its members' totals (empty without teams)."""
+        totals = [0] * self.teams
+        if self.teams:
+            for seat, points in enumerate(self.totals):
+                totals[seat % self.teams] += points
+        return totals
+
+    def winner_teams(self) -> list[int]:
+        """The teams that won the match, sorted (empty while it goes on, or without teams)."""
+        return sorted({team_of(s, self.teams) for s in self.winners}) if self.teams else []
+
+    def alive_teams(self) -> set[int]:
+        """The sides (teams, or seats without teams) with somebody still in the match."""
+        return {team_of(s, self.teams) for s in range(self.n) if self.active[s]}
 
     def finish_round(self) -> list[int]:
         """Score the finished round; returns each seat's points added. Ends the match at target."""
@@ -102,8 +128,12 @@ class Match:
         if self.round_scored:
             raise errors.not_allowed("round_scored")
         n = self.n
-        if self.forfeit or game.players <= 1:
+        if self.forfeit or len(sides_left(game)) <= 1:
             added = [0] * n
+        elif self.rules.scoring is Scoring.STANDARD and self.teams:
+            # The seat that went out carries its team's points: the other teams' cards.
+            won = round_team_points(game, lowest=False)[game.winner % self.teams]
+            added = [won if s == game.winner else 0 for s in range(n)]
         elif self.rules.scoring is Scoring.STANDARD:
             assert game.points is not None
             added = list(game.points)
@@ -118,6 +148,9 @@ class Match:
 
     def _decide(self) -> None:
         self.round_scored = True
+        if self.teams:
+            self._decide_teams()
+            return
         live = [s for s in range(self.n) if self.active[s]]
         if len(live) == 1:
             self.winners = live
@@ -135,6 +168,27 @@ class Match:
         elif target is None or any(self.totals[s] >= target for s in live):
             low = min(self.totals[s] for s in live)
             self.winners = [s for s in live if self.totals[s] == low]
+
+    def _decide_teams(self) -> None:
+        """The match is won by a team; a team with nobody left neither reaches nor wins."""
+        alive = self.alive_teams()
+        totals = self.team_totals()
+        target = self.rules.target
+        won: list[int] = []
+        if len(alive) == 1:
+            won = list(alive)
+        elif self.rules.scoring is Scoring.STANDARD:
+            if target is None:
+                winner = self.round_winners[-1]
+                won = [winner % self.teams] if winner is not None else []
+            else:
+                reached = [t for t in alive if totals[t] >= target]
+                if reached:
+                    best = max(totals[t] for t in reached)
+                    won = [t for t in reached if totals[t] == best]
+        elif target is None or any(totals[t] >= target for t in alive):
+            won = lowest_tallies(totals, alive)
+        self.winners = [s for s in range(self.n) if self.active[s] and s % self.teams in won]
 
     def next_round(self) -> Game:
         """Deal the next round; the deal passes to the dealer's left."""
@@ -158,7 +212,7 @@ class Match:
         was_over = game.over
         game.leave(seat)
         self.active[seat] = False
-        if sum(self.active) == 1:
+        if len(self.alive_teams()) == 1:
             self.forfeit = True
             if not was_over or not self.round_scored:
                 self.rounds.append([0] * self.n)
@@ -178,6 +232,9 @@ class Match:
             round_winners=tuple(self.round_winners),
             winners=tuple(self.winners),
             active=tuple(self.active),
+            teams=self.teams,
+            team_totals=tuple(self.team_totals()),
+            winner_teams=tuple(self.winner_teams()),
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -29,6 +29,8 @@ class RuleSet:
     target: int | None = DEFAULT_TARGET  # None: a single round decides the match
     house_rule: str = ""
     house: HouseRules = OFFICIAL
+    teams: int = 0  # 0: every player for themselves; N: N teams, seat s on team s mod N
+    partners_see: bool = False  # partners may look at each other's hands
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -37,11 +39,13 @@ class RuleSet:
             "target": self.target,
             "house_rule": self.house_rule,
             "house": self.house.to_dict(),
+            "teams": self.teams,
+            "partners_see": self.partners_see,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> RuleSet:
-        """Rebuild saved rules; a record from before house rules loads with the printed rules."""
+        """Rebuild saved rules; a record from before house rules (or teams) loads without them."""
         target = data.get("target")
         return cls(
             edition=Edition(str(data["edition"])),
@@ -49,4 +53,6 @@ class RuleSet:
             target=int(target) if isinstance(target, int) else None,
             house_rule=str(data.get("house_rule", "")),
             house=HouseRules.parse(data.get("house") or {}),
+            teams=int(str(data.get("teams", 0))),
+            partners_see=data.get("partners_see") is True,
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from . import errors
@@ -16,6 +17,16 @@ from .cards import CARD_INDEX, CODES, COLOR_INDEX, COLORS, Edition, edition_deck
 from .errors import RuleError
 from .game import MAX_PLAYERS, MIN_PLAYERS, Action, Do, Game
 from .house import HouseRules
+from .rules import DEFAULT_TARGET, Scoring
+from .teams import (
+    TEAM_COUNTS,
+    counts_text,
+    fits,
+    lowest_tallies,
+    round_team_points,
+    seat_teams,
+    sides_left,
+)
 
 DOS = frozenset(Do)  # a str is in it when it spells one
 
@@ -102,6 +113,41 @@ def parse_house(data: dict[str, Any]) -> HouseRules:
         raise ScenarioError(str(exc)) from None
 
 
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The scenario's ``options`` object: team play, scoring and target (docs/rules.md)."""
+
+    teams: int = 0
+    partners_see: bool = False
+    scoring: Scoring = Scoring.STANDARD
+    target: int = DEFAULT_TARGET
+
+
+def parse_options(data: dict[str, Any], players: int) -> Options:
+    """The scenario's ``options`` (absent: no teams, standard scoring to 500)."""
+    raw = data.get("options", {})
+    if not isinstance(raw, dict):
+        raise ScenarioError("options must be an object")
+    unknown = sorted(set(raw) - {"teams", "partners_see", "scoring", "target"})
+    if unknown:
+        raise ScenarioError(f"options: unknown option {short(unknown[0])}")
+    teams = _int(raw.get("teams", 0), "options.teams")
+    if teams not in TEAM_COUNTS:
+        raise ScenarioError("options.teams must be 0, 2, 3, 4 or 5")
+    partners_see = raw.get("partners_see", False)
+    if not isinstance(partners_see, bool):
+        raise ScenarioError("options.partners_see must be true or false")
+    scoring = raw.get("scoring", "standard")
+    if not isinstance(scoring, str) or scoring not in {s.value for s in Scoring}:
+        raise ScenarioError('options.scoring must be "standard" or "lowest"')
+    target = _int(raw.get("target", DEFAULT_TARGET), "options.target")
+    if target < 1:
+        raise ScenarioError("options.target must be at least 1")
+    if not fits(teams, players):
+        raise ScenarioError(f"{teams} teams need {counts_text(teams)} players, not {players}")
+    return Options(teams, partners_see, Scoring(scoring), target)
+
+
 def run_scenario(data: Any, explain: Callable[[RuleError], str] = str) -> dict[str, Any]:
     """Deal the given deck, apply the actions until one is rejected, report the result;
     ``explain`` words a rejection's ``message`` (the command line passes the English texts of
@@ -117,6 +163,7 @@ def run_scenario(data: Any, explain: Callable[[RuleError], str] = str) -> dict[s
         raise ScenarioError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
     dealer = _seat(data.get("dealer", 0), players, "dealer")
     house = parse_house(data)
+    options = parse_options(data, players)
     raw_deck = data.get("deck")
     if not isinstance(raw_deck, list):
         raise ScenarioError("deck must be a list of card codes")
@@ -133,7 +180,8 @@ def run_scenario(data: Any, explain: Callable[[RuleError], str] = str) -> dict[s
         raise ScenarioError("actions must be a list")
     actions = [parse_action(raw, i, players) for i, raw in enumerate(raw_actions)]
 
-    game = Game(edition, players, dealer, deck, random.Random(seed), house=house)
+    rng = random.Random(seed)
+    game = Game(edition, players, dealer, deck, rng, house=house, teams=options.teams)
     error: dict[str, Any] | None = None
     for index, action in enumerate(actions):
         try:
@@ -145,7 +193,10 @@ def run_scenario(data: Any, explain: Callable[[RuleError], str] = str) -> dict[s
         except RuleError as exc:
             error = {"index": index, "code": exc.code, "message": explain(exc)}
             break
-    return {"error": error, "state": state_of(game), "events": game.events}
+    state = state_of(game)
+    if options.teams:
+        state.update(team_state(game, options))
+    return {"error": error, "state": state, "events": game.events}
 
 
 def state_of(game: Game) -> dict[str, Any]:
@@ -167,3 +218,30 @@ def state_of(game: Game) -> dict[str, Any]:
     if game.awaiting == "respond":
         state["penalty"] = game.penalty
     return state
+
+
+def team_state(game: Game, options: Options) -> dict[str, Any]:
+    """The team fields of a team game's state (docs/rules.md, "Teams")."""
+    teams = options.teams
+    over = game.over
+    alive = sides_left(game)
+    lowest = options.scoring is Scoring.LOWEST
+    forfeit = over and len(alive) == 1
+    scores: list[int] | None = None
+    winners: list[int] | None = None
+    if forfeit:
+        scores = [0] * teams
+        winners = sorted(alive)
+    elif over:
+        scores = round_team_points(game, lowest)
+        if lowest:
+            if any(scores[t] >= options.target for t in alive):
+                winners = lowest_tallies(scores, alive)
+        elif scores[game.winner % teams] >= options.target:
+            winners = [game.winner % teams]
+    return {
+        "teams": seat_teams(game.n, teams),
+        "round_winner_team": game.winner % teams if over and game.winner >= 0 else None,
+        "team_scores": scores,
+        "match_winner_teams": winners,
+    }

@@ -134,6 +134,7 @@ class RoundState:
     events: list[Event] = field(metadata=_saved(list, list))  # a copy: saves never change
     house: HouseRules = field(metadata=_saved(_house_json, _house, missing=lambda _: {}))
     penalty: int = field(metadata=_saved(int, int, missing=_penalty_before_stacking))
+    teams: int = field(metadata=_saved(int, int, missing=lambda _: 0))  # 0: no teams (``teams``)
     # Derived from the fields above (``configure`` and ``load``), never saved.
     players: int = field()  # active seats
     effects: tuple[int, ...] = field()
@@ -303,9 +304,11 @@ class RoundState:
         active: list[bool],
         house_rule: str,
         house: HouseRules,
+        teams: int = 0,
     ) -> None:
         """Every field of a round about to be dealt from ``deck`` (index 0 is the top)."""
         self.edition = edition
+        self.teams = teams
         self.n = players
         self.active = active
         self.players = sum(active)

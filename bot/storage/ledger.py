@@ -65,6 +65,8 @@ def validate_match(record: MatchRecord) -> None:
         raise ValueError("winners must be players of the match")
     if record.round_winners is not None and len(record.round_winners) != len(record.rounds):
         raise ValueError("round_winners needs one entry per round")
+    if record.teams not in (0, 2, 3, 4, 5):
+        raise ValueError(f"unknown team count {record.teams!r}")
     house_rules_json(record.house_rules)
 
 
@@ -139,6 +141,8 @@ def plan_match(
     guild = record.guild_id
     ranked = ranked_players(record, context.computers_rated)
     ranks = [float(p.place) for p in ranked]
+    # The side each ranked player is rated with: their team, or themselves.
+    sides = [p.seat % record.teams if record.teams else i for i, p in enumerate(ranked)]
     counted = scopes(record, context)
     rateable = record.official or context.rate_house_rules
     # Scopes holding the same ratings get the same update, computed once (in a server's first
@@ -150,9 +154,11 @@ def plan_match(
         before = tuple(
             current.get((season, official_only, p.user_id), rating.FRESH) for p in ranked
         )
-        rated = len(ranked) >= 2 and (official_only or rateable)
+        rated = len(set(sides)) >= 2 and (official_only or rateable)
         rated_in[season, official_only] = rated
-        if rated and before not in updated:
+        if rated and before not in updated and record.teams:
+            updated[before] = rating.rate_teams(before, sides, ranks)
+        elif rated and before not in updated:
             updated[before] = rating.rate(before, ranks)
         new = updated[before] if rated else before
         for player, value in zip(ranked, new, strict=True):

@@ -66,6 +66,8 @@ class MatchRecord:
     round_winners: list[int | None] | None = None
     # The house-rule options the match was played with; empty means the official rules.
     house_rules: HouseRules = field(default_factory=dict)
+    # Teams (seat s on team s mod teams; 0: none): a team match is rated as teams.
+    teams: int = 0
 
     @property
     def official(self) -> bool:

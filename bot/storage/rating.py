@@ -56,6 +56,24 @@ def rate(skills: Sequence[Skill], ranks: Sequence[float]) -> list[Skill]:
     return [Skill(t[0].mu, t[0].sigma, float(t[0].ordinal(ORDINAL_Z))) for t in rated]
 
 
+def rate_teams(
+    skills: Sequence[Skill], teams: Sequence[int], ranks: Sequence[float]
+) -> list[Skill]:
+    """Plackett-Luce update of a match between teams: ``teams[i]`` is player i's team and
+    ``ranks[i]`` its team's place; each player's rating moves with the team's result."""
+    order = sorted(set(teams))
+    members = [[i for i, t in enumerate(teams) if t == team] for team in order]
+    rated = MODEL.rate(
+        [[MODEL.rating(skills[i].mu, skills[i].sigma) for i in group] for group in members],
+        ranks=[min(ranks[i] for i in group) for group in members],
+    )
+    out = list(skills)
+    for group, ratings in zip(members, rated, strict=True):
+        for i, r in zip(group, ratings, strict=True):
+            out[i] = Skill(r.mu, r.sigma, float(r.ordinal(ORDINAL_Z)))
+    return out
+
+
 def display_rating(ordinal: float) -> int:
     """The rating people see for an openskill ordinal: round(1000 + 20 * ordinal).
 

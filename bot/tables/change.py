@@ -15,5 +15,6 @@ class Change:
     changed: bool = True
     note: Note | None = None
     reveal: Reveal | None = None
+    partners: tuple[Reveal, ...] = ()  # partners' hands, for the asker's eyes only
     round_over: bool = False
     match_over: bool = False

@@ -76,6 +76,32 @@ class SetHouseOption:
 
 
 @dataclass(frozen=True, slots=True)
+class SetTeams:
+    """The host sets the number of teams (0: every player for themselves)."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetPartnersSee:
+    """The host lets partners see each other's hands (or not)."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseTeam:
+    """A player in the lobby picks a team (None: any, the bot seats them)."""
+
+    team: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowPartners:
+    """Nothing changes: a player's partners' hands, when the table lets partners see them."""
+
+
+@dataclass(frozen=True, slots=True)
 class CheckStart:
     """May this person start the game now (asked before opening the game's thread)."""
 
@@ -136,6 +162,10 @@ TableCommand = (
     | CheckHouseRules
     | ChoosePreset
     | SetHouseOption
+    | SetTeams
+    | SetPartnersSee
+    | ChooseTeam
+    | ShowPartners
     | CheckStart
     | Start
     | Cancel

@@ -19,6 +19,7 @@ from .notes import note
 from .refusals import TableError
 from .table import Seat, Status, Table
 from .tablelog import LogEntry, entries
+from .teams import arranged, check_teams
 
 MAX_SEATS = 10
 MIN_SEATS = 2
@@ -193,6 +194,7 @@ def check_start(table: Table, actor: Actor) -> None:
     if len(table.seats) < MIN_SEATS:
         raise TableError("too_few", seats=MIN_SEATS)
     _check_deal(table)
+    check_teams(table)
 
 
 def start(table: Table, actor: Actor, thread_id: int | None, seed: int, now: float) -> Change:
@@ -202,6 +204,8 @@ def start(table: Table, actor: Actor, thread_id: int | None, seed: int, now: flo
     if len(table.seats) < MIN_SEATS:
         raise TableError("too_few", seats=MIN_SEATS)
     _check_deal(table)
+    check_teams(table)
+    table.seats = arranged(table.seats, table.rules.teams)
     table.seed = seed
     table.match = Match(table.rules, len(table.seats), random.Random(seed))
     table.status = Status.PLAYING

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from bot.engine import Action, Do, Game, RuleSet
 from bot.engine.ai import decide, jump_in
 
-from . import lobby, play
+from . import lobby, play, teams
 from .autopilot import JUMPING_LEVELS, Autopilot, Brain, ComputerTurn
 from .change import Change
 from .commands import (
@@ -28,6 +28,7 @@ from .commands import (
     CheckHouseRules,
     CheckStart,
     ChoosePreset,
+    ChooseTeam,
     Command,
     EndGame,
     Join,
@@ -37,7 +38,10 @@ from .commands import (
     NextRound,
     SetHouseOption,
     SetHouseRule,
+    SetPartnersSee,
+    SetTeams,
     ShowHand,
+    ShowPartners,
     Start,
 )
 from .refusals import TableError
@@ -349,6 +353,12 @@ class TableManager:
                 return lobby.choose_preset(table, actor, name)
             case SetHouseOption(name=name, value=value):
                 return lobby.set_house_option(table, actor, name, value)
+            case SetTeams(count=count):
+                return teams.set_teams(table, actor, count)
+            case SetPartnersSee(on=on):
+                return teams.set_partners_see(table, actor, on)
+            case ChooseTeam(team=team):
+                return teams.choose_team(table, actor, team)
             case CheckStart():
                 lobby.check_start(table, actor)
                 return None
@@ -377,6 +387,8 @@ class TableManager:
                 return play.remove(table, seat, entry, now=now, delay=delay)
             case ShowHand():
                 return None
+            case ShowPartners():
+                return teams.partner_hands(table, seat)
         raise TableError("broken_button")
 
     async def _finish(self, table: Table, user_id: int | None, change: Change | None) -> Outcome:
@@ -398,6 +410,7 @@ class TableManager:
             hand=hand_of(table, seat) if seat is not None else None,
             note=change.note,
             reveal=change.reveal,
+            partners=change.partners,
             round_over=change.round_over,
             match_over=change.match_over,
             changed=change.changed,

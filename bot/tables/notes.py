@@ -67,6 +67,18 @@ ENGLISH: dict[str, Text] = {
     "broken_card": N_("That card button is broken; open your hand again."),
     "host_only_house_rules": N_("Only the host can choose the house rules."),
     "bad_house_option": N_("That choice is not offered for the house rules."),
+    "host_only_teams": N_("Only the host can choose the teams."),
+    "no_teams": N_("This game is not played in teams."),
+    "teams_misfit": N_(
+        "{teams} teams cannot be made of {players} players: {teams} teams need {counts} "
+        "players. Add or remove players, or change the teams."
+    ),
+    "team_overfull": N_(
+        "Team {team} was picked by {picked} players, but a team has {size} seats here: "
+        "someone should pick another team."
+    ),
+    "partners_only": N_("Only your partners' hands can be shown, and only at a team game."),
+    "partners_hidden": N_("At this table partners do not see each other's hands."),
     "deal_too_big": N_(
         "{cards} cards each is too many for {seats} players: choose a smaller hand size in the "
         "house rules."
@@ -96,6 +108,10 @@ ENGLISH: dict[str, Text] = {
     "caught": N_("Caught! They draw {count}."),
     "caught_free": N_("Caught! At this table that costs no cards."),
     "house_rules_saved": N_("House rules saved."),
+    "teams_saved": N_("Teams saved."),
+    "cheer_wait": N_("Easy there! You can cheer again in {seconds} s."),
+    "team_chosen": N_("You will play for team {team}."),
+    "team_any": N_("The bot will seat you in a team."),
     "catch_missed": N_("Too late, or they were safe: nothing happens."),
     "done": N_("Done."),
     "hand_out_of_date": N_("That button was out of date: here is your current hand."),

@@ -7,6 +7,28 @@ from bot.storage import MatchPlayer, MatchRecord
 from .table import Table
 
 
+def team_places(table: Table) -> dict[int, int]:
+    """Each seat's place in a team match: its team's (the winners first, then teams with
+    somebody still in, by total; ties share one)."""
+    match = table.match
+    assert match is not None
+    teams = match.teams
+    totals = match.team_totals()
+    won = set(match.winner_teams())
+    alive = match.alive_teams()
+    lowest = table.rules.scoring.value == "lowest"
+
+    def key(team: int) -> tuple[bool, bool, int]:
+        return (team not in won, team not in alive, totals[team] if lowest else -totals[team])
+
+    order = sorted(range(teams), key=key)
+    place: dict[int, int] = {}
+    for rank, team in enumerate(order, start=1):
+        same = rank > 1 and key(order[rank - 2]) == key(team)
+        place[team] = place[order[rank - 2]] if same else rank
+    return {seat: place[seat % teams] for seat in range(len(table.seats))}
+
+
 def match_record(table: Table, finished_at: float) -> MatchRecord:
     """Places (ties share one), points, rounds and events of the table's finished match."""
     match = table.match
@@ -27,6 +49,8 @@ def match_record(table: Table, finished_at: float) -> MatchRecord:
         key = (seat not in match.winners, not match.active[seat], totals[seat])
         places[seat] = places[order[rank - 2]] if key == previous else rank
         previous = key
+    if match.teams:
+        places = team_places(table)
     events = [*match.dealer_events, *match.game.events]
     return MatchRecord(
         match_uid=table.table_id,
@@ -52,5 +76,6 @@ def match_record(table: Table, finished_at: float) -> MatchRecord:
         ],
         winners=[table.seats[s].user_id for s in match.winners],
         round_winners=list(match.round_winners),
+        teams=match.teams,
         house_rules=table.rules.house.to_dict(),  # only the options that differ: {} is official
     )

@@ -36,6 +36,7 @@ class SeatInfo:
     user_id: int
     name: str
     computer: str | None = None
+    team: int | None = None  # the team picked in the lobby (None: any)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +95,11 @@ class TableSnapshot:
         """The seats' names made safe for message text: no markdown, no pings."""
         return [safe_name(seat.name) for seat in self.seats]
 
+    def team_of(self, seat: int) -> int | None:
+        """The team a seat plays for once the game started (None without teams)."""
+        teams = self.rules.teams
+        return seat % teams if teams and self.started else None
+
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
             if seat.user_id == user_id and seat.computer is None:
@@ -129,6 +135,7 @@ class Outcome:
     hand: HandSnapshot | None = None  # the actor's own hand, when they sit at a running game
     note: Note | None = None  # a private note for whoever acted
     reveal: Reveal | None = None
+    partners: tuple[Reveal, ...] = ()  # the asker's partners' hands (``ShowPartners``)
     round_over: bool = False
     match_over: bool = False
     changed: bool = False  # False: nothing changed and the version stayed
@@ -181,7 +188,7 @@ def snapshot_of(table: Table) -> TableSnapshot:
         status=table.status,
         version=table.version,
         rules=table.rules,
-        seats=tuple(SeatInfo(s.user_id, s.name, s.computer) for s in table.seats),
+        seats=tuple(SeatInfo(s.user_id, s.name, s.computer, s.team) for s in table.seats),
         computers=table.computers,
         locale=table.locale,
         public=public_of(table),

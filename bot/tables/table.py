@@ -44,13 +44,27 @@ class Seat:
     user_id: int
     name: str
     computer: str | None = None
+    team: int | None = None  # the team picked in the lobby (None: the bot seats them)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"user_id": self.user_id, "name": self.name, "computer": self.computer}
+        data: dict[str, Any] = {
+            "user_id": self.user_id,
+            "name": self.name,
+            "computer": self.computer,
+        }
+        if self.team is not None:
+            data["team"] = self.team
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
-        return cls(int(data["user_id"]), str(data["name"]), data.get("computer"))
+        team = data.get("team")
+        return cls(
+            int(data["user_id"]),
+            str(data["name"]),
+            data.get("computer"),
+            int(team) if isinstance(team, int) else None,
+        )
 
 
 @dataclass(slots=True)

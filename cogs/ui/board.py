@@ -119,6 +119,8 @@ class TableBoard:
         self._lost: set[str] = set()  # tables being closed because their channel is gone
         self._holds: dict[str, int] = {}  # tables whose clicks are being acknowledged
         self._free: dict[str, asyncio.Event] = {}  # set when a table's last hold ends
+        # The audience's cheers for a table, shown on its message (set by the presenter).
+        self.cheers: Callable[[str], str] = lambda _table_id: ""
         # Whether a player's live hand still follows the game at a table: then it shows the
         # turn, and no notice is posted for it.
         self.hand_follows: Callable[[str, int], bool] = lambda table_id, user_id: False
@@ -145,6 +147,18 @@ class TableBoard:
             self._ping[key] = (table.ping_message_id, _turn_of(table))
         self._watch_turn(table)
         self.request(table)
+
+    def latest(self, table_id: str) -> TableSnapshot | None:
+        """The newest snapshot of a table this board shows, if any."""
+        return self._latest.get(table_id)
+
+    def redraw(self, table_id: str) -> None:
+        """Show the table's newest snapshot again (something beside it changed: its cheers),
+        paced like any change."""
+        latest = self._latest.get(table_id)
+        if latest is not None:
+            self._shown.pop(table_id, None)
+            self.request(latest)
 
     def request(self, table: TableSnapshot) -> None:
         """Ask for the table message to show ``table`` (or a newer snapshot) soon."""
@@ -300,7 +314,7 @@ class TableBoard:
         """Edit the table message in place, or move the table to a fresh message when there
         is none, it was deleted, or it is too old to edit."""
         file = await self._picture(table)
-        layout = table_view(table, image=file.filename)
+        layout = table_view(table, image=file.filename, cheers=self.cheers(table.table_id))
         message_id = self._message_id(table)
         pending = table.table_id in self._restored and table.post_nonce  # redo that post
         if message_id is not None and not self._too_old(message_id) and not pending:

@@ -16,18 +16,24 @@ from bot.engine import PRESETS, Action, Do
 from bot.engine.ai import LEVELS
 from bot.engine.cards import CARD_INDEX, CODES, COLOR_INDEX, COLORS, IS_WILD
 from bot.engine.house import OPTION_BY_NAME
+from bot.engine.teams import TEAM_COUNTS
+from bot.tables.cheers import EMOTES
 from bot.tables.commands import (
     ANY_SEAT,
     AddComputer,
     ArmUno,
     Cancel,
     ChoosePreset,
+    ChooseTeam,
     Command,
     Join,
     Leave,
     NextRound,
     SetHouseOption,
+    SetPartnersSee,
+    SetTeams,
     ShowHand,
+    ShowPartners,
     Start,
 )
 from bot.tables.lobby import MAX_SEATS
@@ -88,7 +94,29 @@ class Rematch:
     """A player of the finished match opens a new lobby with its seats and options."""
 
 
-Request = Command | TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules | Rematch
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """Anyone opens a private view of the table that keeps up (never a hand)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cheer:
+    """Anyone cheers with one of the fixed emotes (``bot.tables.cheers.EMOTES``)."""
+
+    emote: int
+
+
+Request = (
+    Command
+    | TurnPage
+    | PickColor
+    | PickTarget
+    | OpenHouseRule
+    | OpenHouseRules
+    | Rematch
+    | Watch
+    | Cheer
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +215,18 @@ def _action_of(request: Request, slot: int) -> tuple[str, str | None]:
             return "rematch", None
         case ShowHand():
             return "hand", None
+        case SetTeams(count=count):
+            return "teams", str(count)
+        case SetPartnersSee(on=on):
+            return "partners", "on" if on else "off"
+        case ChooseTeam(team=team):
+            return "team", "any" if team is None else str(team)
+        case ShowPartners():
+            return "mates", None
+        case Watch():
+            return "watch", None
+        case Cheer(emote=emote):
+            return "cheer", str(emote)
         case NextRound():
             return "next", None
         case ArmUno():
@@ -288,6 +328,8 @@ def _decode(action: str, arg: str | None) -> tuple[Surface, Request] | Broken:
         "rule": ("lobby", OpenHouseRule()),
         "house": ("lobby", OpenHouseRules()),
         "hand": ("table", ShowHand()),
+        "mates": ("table", ShowPartners()),
+        "watch": ("table", Watch()),
         "quit": ("table", Leave()),
         "next": ("table", NextRound()),
         "rematch": ("rematch", Rematch()),
@@ -300,6 +342,16 @@ def _decode(action: str, arg: str | None) -> tuple[Surface, Request] | Broken:
     }
     if action in plain:
         return plain[action] if arg is None else Broken()
+    if action == "teams" and (count := _number(arg, max(TEAM_COUNTS))) in TEAM_COUNTS:
+        return "lobby", SetTeams(count)
+    if action == "partners" and arg in ("on", "off"):
+        return "lobby", SetPartnersSee(arg == "on")
+    if action == "team" and arg == "any":
+        return "lobby", ChooseTeam(None)
+    if action == "team" and (team := _number(arg, max(TEAM_COUNTS) - 1)) is not None:
+        return "lobby", ChooseTeam(team)
+    if action == "cheer" and (emote := _number(arg, len(EMOTES) - 1)) is not None:
+        return "table", Cheer(emote)
     if action == "computer" and arg in LEVELS:
         return "lobby", AddComputer(arg)
     if action == "respond" and arg in ("accept", "challenge"):

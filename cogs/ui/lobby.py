@@ -11,15 +11,26 @@ from discord import ui
 from bot.engine.ai import LEVELS
 from bot.engine.cards import Edition
 from bot.engine.rules import RuleSet
+from bot.engine.teams import TEAM_COUNTS, fitting_counts
 from bot.i18n import ENGLISH_LANG, Lang, lang
 from bot.i18n.game_words import edition_title
-from bot.tables.commands import AddComputer, Cancel, Join, Leave, Start
+from bot.tables.commands import (
+    AddComputer,
+    Cancel,
+    ChooseTeam,
+    Join,
+    Leave,
+    SetPartnersSee,
+    SetTeams,
+    Start,
+)
 from bot.tables.house_words import rules_line
 from bot.tables.lobby import MAX_SEATS, MIN_SEATS
 from bot.tables.names import safe_name, safe_text
 from bot.tables.notes import note
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Status
+from bot.tables.teams import team_mark
 
 from .ids import OpenHouseRule, OpenHouseRules
 from .items import button
@@ -46,6 +57,51 @@ def match_goal(rules: RuleSet, tongue: Lang = ENGLISH_LANG) -> str:
     return _("a single round · first to go out wins")
 
 
+def teams_line(rules: RuleSet, tongue: Lang = ENGLISH_LANG) -> str:
+    """How many teams, and whether partners see each other's hands (empty without teams)."""
+    _ = tongue.gettext
+    if not rules.teams:
+        return ""
+    line = tongue.ngettext("{count} team", "{count} teams", rules.teams).format(count=rules.teams)
+    marks = "".join(team_mark(t) for t in range(rules.teams))
+    seen = _("partners see each other's hands") if rules.partners_see else _("hands kept private")
+    return f"{marks} {line} · {seen}"
+
+
+def team_name(team: int, tongue: Lang = ENGLISH_LANG) -> str:
+    """A team's mark and name: ``🟥 Team 1``."""
+    return f"{team_mark(team)} " + tongue.gettext("Team {number}").format(number=team + 1)
+
+
+def team_buttons(table: TableSnapshot, tongue: Lang) -> list[ui.ActionRow[Any]]:
+    """The host's team settings, and each team to pick (while teams are on)."""
+    _ = tongue.gettext
+    t, teams = table.table_id, table.rules.teams
+    following = TEAM_COUNTS[(TEAM_COUNTS.index(teams) + 1) % len(TEAM_COUNTS)]
+    label = _("Teams: {count}").format(count=teams) if teams else _("Teams: off")
+    settings = ui.ActionRow[Any](button(t, 0, SetTeams(following), label=label, emoji="👥"))
+    if not teams:
+        return [settings]
+    see = table.rules.partners_see
+    settings.add_item(
+        button(
+            t,
+            0,
+            SetPartnersSee(not see),
+            label=_("Partners see hands: on") if see else _("Partners see hands: off"),
+            emoji="👀",
+        )
+    )
+    picks = ui.ActionRow[Any](
+        *(button(t, 0, ChooseTeam(team), label=team_name(team, tongue)) for team in range(teams))
+    )
+    if teams < len(TEAM_COUNTS):
+        picks.add_item(button(t, 0, ChooseTeam(None), label=_("Any team")))
+    else:
+        settings.add_item(button(t, 0, ChooseTeam(None), label=_("Any team")))
+    return [settings, picks]
+
+
 def lobby_view(table: TableSnapshot) -> ui.LayoutView:
     """The lobby as it stands (or what became of it once started or cancelled)."""
     tongue = lang(table.locale)
@@ -60,6 +116,11 @@ def lobby_view(table: TableSnapshot) -> ui.LayoutView:
             if seat.computer
             else ""
         )
+        + (
+            " · " + team_name(seat.team, tongue)
+            if table.rules.teams and seat.team is not None
+            else ""
+        )
         for i, seat in enumerate(table.seats)
     )
     players = _("Players ({seated}/{seats})").format(seated=len(table.seats), seats=MAX_SEATS)
@@ -67,6 +128,15 @@ def lobby_view(table: TableSnapshot) -> ui.LayoutView:
         f"## 🎴 {describe_rules(table.rules, tongue)}\n**{rules_line(table.rules.house, tongue)}**",
         f"**{players}**\n{seats}",
     ]
+    if table.rules.teams:
+        counts = ", ".join(str(n) for n in fitting_counts(table.rules.teams))
+        lines.append(
+            f"**{teams_line(table.rules, tongue)}**\n-# "
+            + _(
+                "Pick a team, or let the bot seat you: partners sit apart, teams take turns. "
+                "Players: {counts}."
+            ).format(counts=counts)
+        )
     # A Wild Customizable with an enforced effect (the rules line names it) announces no
     # written rule, so none is asked for.
     mario = table.rules.edition is Edition.MARIO and table.rules.house.custom_effect.value == "none"
@@ -115,6 +185,8 @@ def lobby_view(table: TableSnapshot) -> ui.LayoutView:
         extras.add_item(button(t, 0, OpenHouseRules(), label=_("House rules"), emoji="⚙️"))
         if extras.children:
             view.add_item(extras)
+        for row in team_buttons(table, tongue):
+            view.add_item(row)
         return view
     if table.status is Status.CANCELLED:
         lines.append("**" + _("This game was cancelled.") + "**")

@@ -13,17 +13,19 @@ from discord import ui
 from bot.engine import Action, Do, Phase, SeatView
 from bot.i18n import ENGLISH_LANG, Lang, lang
 from bot.i18n.game_words import card_name, color_name, edition_title
-from bot.tables.commands import ANY_SEAT, NextRound, ShowHand
+from bot.tables.cheers import EMOTES
+from bot.tables.commands import ANY_SEAT, NextRound, ShowHand, ShowPartners
 from bot.tables.house_words import rules_line
 from bot.tables.names import safe_name, safe_text
 from bot.tables.narrate import narrate
 from bot.tables.notes import note
 from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Status
+from bot.tables.teams import team_mark
 
-from .ids import Rematch, quit_id, respond_id
+from .ids import Cheer, Rematch, Watch, quit_id, respond_id
 from .items import GameButton, button
-from .lobby import describe_rules, match_goal
+from .lobby import describe_rules, match_goal, team_name, teams_line
 
 COLOR_ACCENT = {"red": 0xE53935, "yellow": 0xFDD835, "green": 0x43A047, "blue": 0x1E88E5}
 COLOR_EMOJI = {"red": "🟥", "yellow": "🟨", "green": "🟩", "blue": "🟦"}
@@ -67,6 +69,11 @@ def status_line(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
                 when=f"<t:{int(table.next_round_at)}:R>"
             )
         return _("Round over! The next round starts soon.")
+    if table.status is Status.FINISHED and table.rules.teams and table.winners:
+        won = sorted({s % table.rules.teams for s in table.winners})
+        teams = " · ".join(team_name(t, tongue) for t in won)
+        members = ", ".join(f"**{safe_name(table.seats[s].name)}**" for s in table.winners)
+        return "🏆 " + _("{teams} won the match! ({players})").format(teams=teams, players=members)
     if table.status is Status.FINISHED:
         names = [f"**{safe_name(table.seats[s].name)}**" for s in table.winners]
         winners = "".join(names)
@@ -144,7 +151,9 @@ def seats_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     lines = []
     for seat in public.seats:
         mark = "▶" if seat.current and table.status is Status.PLAYING else "•"
-        lines.append(f"{mark} " + seat_words(seat, f"**{names[seat.seat]}**", tongue))
+        team = table.team_of(seat.seat)
+        badge = f"{team_mark(team)} " if team is not None else ""
+        lines.append(f"{mark} {badge}" + seat_words(seat, f"**{names[seat.seat]}**", tongue))
     return "\n".join(lines)
 
 
@@ -152,7 +161,10 @@ def table_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     """The table picture described: the top card, the color and every seat."""
     public = table.public
     assert public is not None
-    names = table.names()
+    names = [
+        name if (team := table.team_of(s)) is None else f"{name} ({team_name(team, tongue)})"
+        for s, name in enumerate(table.names())
+    ]
     seats = "; ".join(seat_words(seat, names[seat.seat], tongue) for seat in public.seats)
     color = color_name(public.color, tongue) if public.color else tongue.gettext("to be chosen")
     text = tongue.gettext("UNO table. Top card: {card}, color {color}. {seats}.")
@@ -174,8 +186,9 @@ def scores_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     return alt_text(text.format(count=rounds, totals=totals))
 
 
-def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
-    """The public table: never any player's cards, only counts and the discard pile."""
+def table_view(table: TableSnapshot, *, image: str | None, cheers: str = "") -> ui.LayoutView:
+    """The public table: never any player's cards, only counts and the discard pile; ``cheers``
+    is the audience's line (``bot.tables.cheers``)."""
     tongue = lang(table.locale)
     _ = tongue.gettext
     public = table.public
@@ -195,7 +208,7 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
     top = _("Top card: {card}").format(card=f"**{card_words(public.top, tongue)}**")
     facts = " · ".join([top, shown, _("Direction: {direction}").format(direction=way)])
     lines = [
-        head,
+        head + (f"\n**{teams_line(table.rules, tongue)}**" if table.rules.teams else ""),
         status_line(table, tongue),
         facts,
         seats_text(table, tongue),
@@ -220,6 +233,8 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
         container.add_item(ui.TextDisplay(f"-# {rule}"))
     if table.scores is not None:
         container.add_item(ui.TextDisplay(scores_text(table, tongue)))
+    if cheers:
+        container.add_item(ui.TextDisplay("-# " + _("Cheers: {cheers}").format(cheers=cheers)))
     layout.add_item(container)
     t, v = table.table_id, table.version
     if table.status is Status.PLAYING:
@@ -248,6 +263,13 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
                 row.add_item(GameButton(respond_id(t, v, "challenge"), label=_("Challenge")))
         row.add_item(GameButton(quit_id(t), label=_("Leave game")))
         layout.add_item(row)
+        audience = ui.ActionRow[Any](button(t, 0, Watch(), label=_("Watch"), emoji="👁"))
+        for index, emote in enumerate(EMOTES):
+            audience.add_item(button(t, 0, Cheer(index), label=emote))
+        layout.add_item(audience)
+        if table.rules.teams and table.rules.partners_see:  # a row of its own: rows hold 5
+            partners = button(t, 0, ShowPartners(), label=_("Partners' hands"), emoji="👀")
+            layout.add_item(ui.ActionRow[Any](partners))
     elif table.status is Status.FINISHED and table.public is not None:
         # Version 0: the offer never goes out of date (a second press finds the rematch).
         rematch = button(t, 0, Rematch(), label=_("Rematch"), style=discord.ButtonStyle.success)
@@ -259,6 +281,12 @@ def table_view(table: TableSnapshot, *, image: str | None) -> ui.LayoutView:
             )
         )
     return layout
+
+
+def badge(table: TableSnapshot, seat: int) -> str:
+    """A seat's team mark and a space, or nothing without teams."""
+    team = table.team_of(seat)
+    return f"{team_mark(team)} " if team is not None else ""
 
 
 def scores_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
@@ -274,7 +302,7 @@ def scores_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     lowest = table.rules.scoring.value == "lowest"
     # Under lowest scoring each seat adds its own cards, so a round's 0 says something too.
     lines = [
-        f"{safe_name(table.seats[s].name)}: **{scores.totals[s]}**"
+        f"{badge(table, s)}{safe_name(table.seats[s].name)}: **{scores.totals[s]}**"
         + (
             " " + _("(+{points} this round)").format(points=last[s])
             if last[s] or (lowest and scores.rounds)
@@ -283,6 +311,15 @@ def scores_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
         for s in order
     ]
     title = _("Scores")
+    if table.rules.teams and scores.team_totals:
+        teams = range(len(scores.team_totals))
+        lines.insert(
+            0,
+            " · ".join(
+                f"{team_name(t, tongue)}: **{scores.team_totals[t]}**"
+                for t in sorted(teams, key=lambda t: scores.team_totals[t] * (1 if lowest else -1))
+            ),
+        )
     return f"**{title}** · {match_goal(table.rules, tongue)}\n" + "\n".join(lines)
 
 

@@ -33,6 +33,7 @@ from bot.tables.commands import (
     CheckStart,
     Command,
     ShowHand,
+    ShowPartners,
     Start,
 )
 from bot.tables.locks import KeyedLocks
@@ -48,6 +49,7 @@ from cogs.ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
 from cogs.ui.house import house_panel
 from cogs.ui.ids import (
     Broken,
+    Cheer,
     Click,
     OpenHouseRule,
     OpenHouseRules,
@@ -55,14 +57,17 @@ from cogs.ui.ids import (
     PickTarget,
     Rematch,
     TurnPage,
+    Watch,
 )
 from cogs.ui.lobby import lobby_view
 from cogs.ui.pacer import ChannelPacer
+from cogs.ui.partners import partners_text
 from cogs.ui.table import thread_name
 
 from .house_rule import HouseRuleModal
 from .live_hands import HandMessage, LiveHands, closed_view, end_line
 from .rematch import Rematches, threads_allowed_in
+from .spectators import Spectators
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -120,10 +125,13 @@ class GameClicks:
         self.rematches = Rematches(bot, self.manager)
         self.live = LiveHands(self)
         self.board.hand_follows = self.live.follows
+        self.spectators = Spectators(self.manager, self.board, interval=bot.edit_interval)
+        self.board.cheers = self.spectators.cheers.line
         self.manager.subscribe(self.board.on_change)
         self.manager.subscribe(self.on_change)
         self.manager.subscribe(self.live.on_change)
         self.manager.subscribe(self.rematches.on_change)
+        self.manager.subscribe(self.spectators.on_change)
 
     def warm_up(self, editions: tuple[Edition, ...] = tuple(Edition)) -> None:
         """Build the editions' palettes and cards in the background (the first picture of an
@@ -141,6 +149,8 @@ class GameClicks:
         self.manager.unsubscribe(self.on_change)
         self.manager.unsubscribe(self.live.on_change)
         self.manager.unsubscribe(self.rematches.on_change)
+        self.manager.unsubscribe(self.spectators.on_change)
+        await self.spectators.close()
         await self.board.close()
         await self.live.close()
         for task in list(self._tasks):
@@ -296,7 +306,7 @@ class GameClicks:
         if isinstance(request, Start):
             await self._start(interaction, click.table_id)
             return
-        assert not isinstance(request, TurnPage | PickColor | PickTarget | Rematch)
+        assert not isinstance(request, TurnPage | PickColor | PickTarget | Rematch | Watch | Cheer)
         try:
             outcome = await self.manager.act(click.table_id, actor, request)
         except TableError as exc:
@@ -335,7 +345,15 @@ class GameClicks:
         message show it."""
         request = click.request
         assert not isinstance(
-            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules | Rematch
+            request,
+            TurnPage
+            | PickColor
+            | PickTarget
+            | OpenHouseRule
+            | OpenHouseRules
+            | Rematch
+            | Watch
+            | Cheer,
         )
         try:
             outcome = await self.manager.act(click.table_id, actor_of(interaction), request)
@@ -383,8 +401,22 @@ class GameClicks:
         if isinstance(request, ShowHand):
             await self.show_hand(interaction, click.table_id)
             return
+        if isinstance(request, Watch):
+            await self.spectators.watch(interaction, click.table_id)
+            return
+        if isinstance(request, Cheer):
+            await self.spectators.cheer(interaction, click.table_id, request.emote)
+            return
         assert not isinstance(
-            request, TurnPage | PickColor | PickTarget | OpenHouseRule | OpenHouseRules | Rematch
+            request,
+            TurnPage
+            | PickColor
+            | PickTarget
+            | OpenHouseRule
+            | OpenHouseRules
+            | Rematch
+            | Watch
+            | Cheer,
         )
         with self.board.hold(click.table_id):  # the answer goes out before the picture
             try:
@@ -400,6 +432,8 @@ class GameClicks:
             tongue = user_lang(interaction)
             if outcome.reveal is not None:
                 await say(interaction, reveal_text(outcome.table, outcome.reveal, tongue))
+            elif isinstance(request, ShowPartners):
+                await say(interaction, partners_text(outcome.table, outcome.partners, tongue))
             else:
                 await say(interaction, (outcome.note or note("done")).render(tongue))
 
@@ -418,7 +452,7 @@ class GameClicks:
         elif isinstance(request, PickTarget):
             command, aiming, version = ShowHand(), request, None
         else:
-            assert not isinstance(request, OpenHouseRule | OpenHouseRules | Rematch)
+            assert not isinstance(request, OpenHouseRule | OpenHouseRules | Rematch | Watch | Cheer)
             command = request
         message: Note | None
         tongue = user_lang(interaction)

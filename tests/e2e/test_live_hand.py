@@ -213,3 +213,32 @@ async def test_a_hand_past_its_edit_window_falls_back_to_a_turn_notice_with_show
     assert not notices()  # the turn moved on: the notice is deleted
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
+
+
+async def test_when_every_turn_waits_past_the_notice_delay_a_move_costs_one_channel_request(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
+    users = [await fake_discord.create_member(fake_guild, f"p{i}") for i in range(3)]
+    table, thread = await start(h, users, await new_lobby(h, users, {"edition": "classic"}))
+    hands = {u.id: await open_hand(fake_discord, u, await board(h, thread)) for u in users}
+    by_id = {u.id: u for u in users}
+    writes = fake_discord.traffic.write_counts
+
+    def channel_writes() -> int:
+        return sum(n for (via, _), n in writes.items() if via == "channel")
+
+    before, moves = channel_writes(), 0
+    while table.status is Status.PLAYING and moves < 30:
+        await h.scheduler.advance(21.0)  # every turn waits past the notice delay
+        await settle(h)
+        game: Game = table.match.game  # type: ignore[union-attr]
+        awaited = table.seats[game.current].user_id
+        await act(h, by_id[awaited], hands[awaited])  # from the live hand, never pressed again
+        moves += 1
+    assert moves >= 10
+    # The table message's edit alone: no notice (each live hand shows its turn), none deleted.
+    assert (channel_writes() - before) / moves <= 1.1
+    assert not [m for m in fake_discord.public_messages(thread) if not m.attachments]  # type: ignore[arg-type]
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()

@@ -234,7 +234,8 @@ def test_a_round_saved_before_the_state_split_restores_and_plays_on_alike() -> N
         (Path(__file__).parent / "data" / "round_saved_before_state.json").read_text()
     )
     game = Game.from_dict(recorded["save"])
-    assert through_json(game.to_dict()) == recorded["save"]
+    # The same save, and the fields added since with the values an old save stands for.
+    assert through_json(game.to_dict()) == {**recorded["save"], "teams": 0}
     assert not game.active[3] and game.players == 3 and game.house.seven_o
     rng = random.Random(9)
     while not game.over:
