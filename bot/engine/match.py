@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import errors
+from .action import Action, Do
 from .cards import CARD_POINTS, CARD_RANK, CODES, IS_NUMBER, Edition, edition_deck, shuffle
 from .game import Event, Game
+from .record import RoundLog
 from .rules import RuleSet, Scoring
 from .state import rng_from_json, rng_to_json
 from .teams import lowest_tallies, round_team_points, sides_left, team_of
@@ -74,6 +76,10 @@ class Match:
         self.winners: list[int] = []
         self.forfeit = False
         self.round_scored = False
+        # Per finished round its stored record (RoundRecord.to_text; "" when not recorded),
+        # and the log of the round being played.
+        self.records: list[str] = []
+        self.log: RoundLog | None = None
         self.dealer, self.dealer_events = choose_first_dealer(rules.edition, players, rng)
         self.game = self._new_round()
 
@@ -88,17 +94,41 @@ class Match:
     def _new_round(self) -> Game:
         deck = edition_deck(self.rules.edition)
         shuffle(deck, self.rng)
+        seed = self.rng.getrandbits(64)
+        self.log = RoundLog(self.dealer, deck, seed, self.active)
         return Game(
             self.rules.edition,
             self.n,
             self.dealer,
             deck,
-            random.Random(self.rng.getrandbits(64)),
+            random.Random(seed),
             active=self.active,
             house_rule=self.rules.house_rule,
             house=self.rules.house,
             teams=self.rules.teams,
         )
+
+    @property
+    def commitment(self) -> str | None:
+        """The SHA-256 commitment of the round being played (None for a round not recorded)."""
+        return self.log.commitment if self.log is not None else None
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action to the round, recording it; as ``Game.apply``."""
+        events = self.game.apply(action)
+        if self.log is not None:
+            self.log.add(action)
+        return events
+
+    def _close_record(self, added: list[int]) -> None:
+        rules = self.rules
+        log, self.log = self.log, None
+        # A team round replays through its partnerships, which records do not hold yet.
+        if log is None or self.teams:
+            self.records.append("")
+            return
+        record = log.finish(rules.edition, rules.house, rules.scoring, added, forfeit=self.forfeit)
+        self.records.append(record.to_text())
 
     @property
     def teams(self) -> int:
@@ -143,6 +173,7 @@ class Match:
             self.totals[s] += added[s]
         self.rounds.append(added)
         self.round_winners.append(game.winner if game.winner >= 0 else None)
+        self._close_record(added)
         self._decide()
         return added
 
@@ -211,12 +242,15 @@ class Match:
         game = self.game
         was_over = game.over
         game.leave(seat)
+        if not was_over and self.log is not None:
+            self.log.add(Action(seat, Do.LEAVE))
         self.active[seat] = False
         if len(self.alive_teams()) == 1:
             self.forfeit = True
             if not was_over or not self.round_scored:
                 self.rounds.append([0] * self.n)
                 self.round_winners.append(game.winner if game.winner >= 0 else None)
+                self._close_record([0] * self.n)
             self.round_scored = True
             self.winners = [s for s in range(self.n) if self.active[s]]
 
@@ -253,6 +287,8 @@ class Match:
             "scored": self.round_scored,
             "rng": rng_to_json(self.rng),
             "game": self.game.to_dict(),
+            "log": self.log.to_json() if self.log is not None else None,
+            "records": list(self.records),
         }
 
     @classmethod
@@ -272,4 +308,8 @@ class Match:
         match.rng = rng_from_json(data["rng"])
         match.game = Game.from_dict(data["game"])
         match.round_scored = bool(data["scored"])
+        log = data.get("log")
+        match.log = RoundLog.from_json(log) if log is not None else None
+        # A match saved before rounds were recorded has its earlier rounds unrecorded.
+        match.records = [str(r) for r in data.get("records", [""] * len(match.rounds))]
         return match

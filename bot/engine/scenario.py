@@ -174,6 +174,7 @@ def run_scenario(data: Any, explain: Callable[[RuleError], str] = str) -> dict[s
         raise ScenarioError(
             f"the deck cannot deal {house.hand_size} cards to each of {players} players"
         )
+    active = parse_active(data, players, dealer)
     seed = _int(data.get("seed", 0), "seed")
     raw_actions = data.get("actions", [])
     if not isinstance(raw_actions, list):
@@ -181,7 +182,9 @@ def run_scenario(data: Any, explain: Callable[[RuleError], str] = str) -> dict[s
     actions = [parse_action(raw, i, players) for i, raw in enumerate(raw_actions)]
 
     rng = random.Random(seed)
-    game = Game(edition, players, dealer, deck, rng, house=house, teams=options.teams)
+    game = Game(
+        edition, players, dealer, deck, rng, active=active, house=house, teams=options.teams
+    )
     error: dict[str, Any] | None = None
     for index, action in enumerate(actions):
         try:
@@ -189,7 +192,7 @@ def run_scenario(data: Any, explain: Callable[[RuleError], str] = str) -> dict[s
                 if game.over:  # once the round is over, every action is not_allowed
                     raise errors.not_allowed("round_over")
                 raise action
-            game.apply(action)
+            apply_one(game, action)
         except RuleError as exc:
             error = {"index": index, "code": exc.code, "message": explain(exc)}
             break
@@ -197,6 +200,27 @@ def run_scenario(data: Any, explain: Callable[[RuleError], str] = str) -> dict[s
     if options.teams:
         state.update(team_state(game, options))
     return {"error": error, "state": state, "events": game.events}
+
+
+def parse_active(data: dict[str, Any], players: int, dealer: int) -> list[bool] | None:
+    """The optional ``active`` list: which seats are still in the match at the deal."""
+    raw = data.get("active")
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or not all(isinstance(a, bool) for a in raw):
+        raise ScenarioError("active must be a list of true or false, one per seat")
+    if len(raw) != players:
+        raise ScenarioError(f"active must name all {players} seats")
+    if sum(raw) < MIN_PLAYERS or not raw[dealer]:
+        raise ScenarioError("active needs at least 2 seats in play, the dealer among them")
+    return list(raw)
+
+
+def apply_one(game: Game, action: Action) -> None:
+    """One action as the bot applies it (``game.apply``, a leave included); then, as the table
+    does, a round nobody can finish any more is ended (docs/rules.md)."""
+    game.apply(action)
+    game.end_if_stalled()
 
 
 def state_of(game: Game) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from .models import (
     MatchDetail,
     MatchRecord,
     MatchSummary,
+    PlayerHistory,
     PlayerStats,
     Season,
     TableRecord,
@@ -113,6 +114,14 @@ class LeagueOperations(Protocol[C_contra]):
     async def match_by_uid(
         self, conn: C_contra, guild_id: int, match_uid: str
     ) -> MatchDetail | None: ...
+
+    async def round_record(
+        self, conn: C_contra, guild_id: int, number: int, round_number: int
+    ) -> str | None: ...
+
+    async def player_history(
+        self, conn: C_contra, guild_id: int, user_id: int, rounds: int
+    ) -> PlayerHistory | None: ...
 
     async def export_guild(self, conn: C_contra, guild_id: int, now: float) -> dict[str, Any]: ...
 

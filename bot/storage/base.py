@@ -20,6 +20,7 @@ from .models import (
     MatchDetail,
     MatchRecord,
     MatchSummary,
+    PlayerHistory,
     PlayerStats,
     Season,
     TableRecord,
@@ -306,6 +307,29 @@ class Storage:
         league = self._backend.league
         work = partial(league.match_by_uid, guild_id=guild_id, match_uid=match_uid)
         return await self._backend.run(work, "read the match", write=False, mode="snapshot")
+
+    async def round_record(self, guild_id: int, number: int, round_number: int) -> str | None:
+        """The stored record of round ``round_number`` (1, 2, ...) of a server's match number
+        ``number`` (bot/engine/record.py reads it), or None when there is none."""
+        work = partial(
+            self._backend.league.round_record,
+            guild_id=guild_id,
+            number=number,
+            round_number=round_number,
+        )
+        return await self._backend.run(work, "read the round", write=False, mode="statement")
+
+    async def player_history(
+        self, guild_id: int, user_id: int, rounds: int = 300
+    ) -> PlayerHistory | None:
+        """A member's recorded results and their newest ``rounds`` round records, or None if
+        they never played here."""
+        work = partial(
+            self._backend.league.player_history, guild_id=guild_id, user_id=user_id, rounds=rounds
+        )
+        return await self._backend.run(
+            work, "read the player's history", write=False, mode="snapshot"
+        )
 
     async def export_guild(self, guild_id: int) -> dict[str, Any]:
         """Everything stored about one server, as JSON-ready data, from one snapshot."""

@@ -68,6 +68,9 @@ class MatchRecord:
     house_rules: HouseRules = field(default_factory=dict)
     # Teams (seat s on team s mod teams; 0: none): a team match is rated as teams.
     teams: int = 0
+    # Per round, its record as the engine replays it (bot/engine/record.py); "" for a round
+    # that was not recorded.
+    round_records: list[str] = field(default_factory=list)
 
     @property
     def official(self) -> bool:
@@ -251,6 +254,19 @@ class MatchDetail:
     def winners(self) -> list[PlayerResult]:
         """The players who won the match."""
         return [p for p in self.players if p.winner]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerHistory:
+    """A member's recorded matches and rounds: what their profile is drawn from."""
+
+    guild_id: int
+    user_id: int
+    name: str
+    # Per match, oldest first: its edition, whether they won, their season rating after it
+    # (the ordinal; None when the match did not rate them).
+    results: list[tuple[Edition, bool, float | None]]
+    rounds: list[tuple[int, str]]  # (their seat, round record) of their newest rounds
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ TABLES = (
     "league_guilds",
     "matches",
     "match_players",
+    "match_rounds",
     "standings",
     "standings_counts",
     "live_tables",

@@ -56,7 +56,7 @@ def apply_action(table: Table, seat: int, action: Action, *, now: float, delay: 
     uno = action.uno or (action.do == Do.PLAY and seat in table.uno_armed)
     turn_of = game.current
     try:
-        events = game.apply(dataclasses.replace(action, seat=seat, uno=uno))
+        events = match.apply(dataclasses.replace(action, seat=seat, uno=uno))
     except RuleError as exc:
         text, params = refusals.template(exc)
         raise TableError("rule", text=text, code=exc.code, **params) from None

@@ -78,4 +78,5 @@ def match_record(table: Table, finished_at: float) -> MatchRecord:
         round_winners=list(match.round_winners),
         teams=match.teams,
         house_rules=table.rules.house.to_dict(),  # only the options that differ: {} is official
+        round_records=list(match.records),
     )

@@ -8,6 +8,7 @@ together, so a message built from it never contradicts itself. Nothing here refe
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.engine import (
     Do,
@@ -22,6 +23,8 @@ from bot.engine import (
 )
 from bot.engine.cards import CARD_INDEX, WILD_DRAW4, Edition
 from bot.engine.penalties import answer_kind
+from bot.engine.record import revealed
+from bot.engine.review import Award, round_awards
 
 from .names import safe_name
 from .notes import Note
@@ -73,6 +76,11 @@ class TableSnapshot:
     old_messages: tuple[int, ...] = ()
     ping_message_id: int | None = None
     rematch_of: str | None = None  # the finished table this lobby is the rematch of
+    # The shuffle made checkable: while a round is played, the SHA-256 commitment of its seed
+    # and deck; once it is over, that commitment with the seed it revealed.
+    commitment: str | None = None
+    revealed_seed: int | None = None
+    awards: tuple[Award, ...] = ()  # the finished round's moments worth naming
 
     @property
     def game_channel_id(self) -> int:
@@ -206,7 +214,23 @@ def snapshot_of(table: Table) -> TableSnapshot:
         old_messages=tuple(table.old_messages),
         ping_message_id=table.ping_message_id,
         rematch_of=table.rematch_of,
+        **shuffle_proof(table, over),
     )
+
+
+def shuffle_proof(table: Table, over: bool) -> dict[str, Any]:
+    """The commitment shown at the deal; after the round the seed that opens it, and the
+    round's awards."""
+    match = table.match
+    if match is None:
+        return {}
+    if not over:
+        return {"commitment": match.commitment}
+    last = match.records[-1] if match.records else ""
+    opened = revealed(last) if last else None
+    if opened is None:
+        return {}
+    return {"commitment": opened[0], "revealed_seed": opened[1], "awards": round_awards(last)}
 
 
 def hand_of(table: Table, seat: int) -> HandSnapshot | None:

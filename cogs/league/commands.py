@@ -23,9 +23,9 @@ from cogs.group import Subcommand
 from cogs.lang import user_lang
 from cogs.replies import NO_PINGS, let_go, link_commands, say
 
+from .common import DB_DOWN, public_lang, storage_of
 from .export import export_csv
 from .items import (
-    DB_DOWN,
     OFFICIAL_ONLY,
     SORTS,
     SortName,
@@ -33,10 +33,9 @@ from .items import (
     forget_layout,
     history_layout,
     leaderboard_message,
-    public_lang,
-    storage_of,
 )
 from .presenters import ACCENT, points, provisional_note, rating_text, season_label
+from .profile import profile_message
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -230,6 +229,32 @@ async def _stats(interaction: Itx, member: discord.Member | None, official_only:
     await interaction.response.send_message(view=layout, allowed_mentions=NO_PINGS)
 
 
+@app_commands.command(name="profile", description="A player's card: rating, wins, achievements")
+@app_commands.describe(member="Whose card (default: yours)")
+async def profile(interaction: Itx, member: discord.Member | None = None) -> None:
+    await run(interaction, _profile(interaction, member))
+
+
+async def _profile(interaction: Itx, member: discord.Member | None) -> None:
+    assert interaction.guild_id is not None
+    tongue = user_lang(interaction)
+    _ = tongue.gettext
+    who: discord.abc.User = member or interaction.user
+    history = await storage_of(interaction).player_history(interaction.guild_id, who.id)
+    if history is None:
+        if who.id == interaction.user.id:
+            text = _("You have not finished a league match on this server yet.")
+        else:
+            text = _("{name} has not finished a league match on this server yet.").format(
+                name=safe_name(who.display_name)
+            )
+        await say(interaction, text)
+        return
+    await interaction.response.defer(thinking=True)
+    layout, file = await profile_message(history, history.name or who.display_name, tongue)
+    await interaction.followup.send(view=layout, file=file, allowed_mentions=NO_PINGS)
+
+
 @app_commands.command(name="history", description="The server's recent matches")
 async def history(interaction: Itx) -> None:
     await run(interaction, _history(interaction))
@@ -322,6 +347,7 @@ async def forget_me(interaction: Itx) -> None:
 LEAGUE_COMMANDS: tuple[Subcommand, ...] = (
     leaderboard,
     stats,
+    profile,
     history,
     forget_me,
 )

@@ -7,7 +7,6 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, Literal, Self, cast
 
 import discord
@@ -16,11 +15,12 @@ from discord import ui
 from bot.i18n import ENGLISH_LANG, N_, Lang
 from bot.i18n.pictures import picture_words
 from bot.render.leaderboard import render_leaderboard
-from bot.storage import Storage, StorageError
+from bot.storage import Storage
 from bot.storage.models import LeaderboardPage, MatchSummary, Season
-from cogs.lang import server_lang, user_lang
-from cogs.replies import NO_PINGS, reply_privately, say, sorry
+from cogs.lang import user_lang
+from cogs.replies import NO_PINGS, let_go, say
 
+from .common import guarded, public_lang, storage_of
 from .presenters import (
     ACCENT,
     history_text,
@@ -30,6 +30,10 @@ from .presenters import (
     season_label,
     sort_name,
 )
+from .recap import RecapSelect
+from .replay import REPLAY_ITEMS, ReplayRoundSelect
+from .review import AgreementButton
+from .rounds import RoundExportSelect
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -38,7 +42,6 @@ log = logging.getLogger(__name__)
 
 PAGE_SIZE = 10
 LEADERBOARD_IMAGE = "leaderboard.png"
-DB_DOWN = N_("The league database is not available right now; please try again.")
 SORTS = ("rating", "wins", "points")
 SortName = Literal["rating", "wins", "points"]
 MATCH_ID_MAX = 2**63 - 1  # SQLite's largest integer
@@ -51,34 +54,6 @@ LEADERBOARD_TEMPLATE = (
 OFFICIAL_ONLY = N_("official rules only")
 HISTORY_TEMPLATE = r"unohist:(?P<guild>[0-9]{1,20})"
 FORGET_TEMPLATE = r"unoforget:(?P<guild>[0-9]{1,20}):(?P<user>[0-9]{1,20}):(?P<answer>yes|no)"
-
-
-async def public_lang(interaction: discord.Interaction[Any], storage: Storage) -> Lang:
-    """The language of the server's public league messages (chosen in /uno-admin settings, else the
-    server's Discord locale)."""
-    assert interaction.guild_id is not None
-    settings = await storage.get_settings(interaction.guild_id)
-    return server_lang(interaction, settings.language)
-
-
-def storage_of(interaction: discord.Interaction[UnoBot]) -> Storage:
-    """The bot's storage; StorageError when it is not open."""
-    storage = interaction.client.storage
-    if storage is None:
-        raise StorageError("storage is not open")
-    return storage
-
-
-async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
-    """Run a league handler: storage trouble and surprises end in a polite private reply."""
-    try:
-        await work
-    except StorageError:
-        log.warning("league storage unavailable", exc_info=True)
-        await reply_privately(interaction, user_lang(interaction).gettext(DB_DOWN))
-    except Exception:
-        log.exception("league handler failed")
-        await reply_privately(interaction, sorry(interaction))
 
 
 async def find_season(storage: Storage, guild_id: int, number: int | None) -> Season | None:
@@ -317,7 +292,17 @@ async def on_history_pick(
     layout = ui.LayoutView(timeout=None)
     text = match_text(detail, tongue)
     layout.add_item(ui.Container[Any](ui.TextDisplay(text), accent_colour=ACCENT))
+    if detail.rounds:
+        rounds = len(detail.rounds)
+        replay = ReplayRoundSelect(select.guild_id, detail.number, rounds, tongue)
+        export = RoundExportSelect(select.guild_id, detail.number, rounds, tongue)
+        layout.add_item(ui.ActionRow[Any](replay))
+        layout.add_item(ui.ActionRow[Any](export))
+        recap = RecapSelect(select.guild_id, detail.number, rounds, tongue)
+        layout.add_item(ui.ActionRow[Any](recap))
+        layout.add_item(ui.ActionRow[Any](AgreementButton(select.guild_id, detail.number, tongue)))
     await interaction.response.send_message(view=layout, ephemeral=True, allowed_mentions=NO_PINGS)
+    let_go(layout)
 
 
 # ----- forget-me -----
@@ -401,4 +386,8 @@ LEAGUE_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
     LeaderboardPageButton,
     HistorySelect,
     ForgetButton,
+    RoundExportSelect,
+    *REPLAY_ITEMS,
+    AgreementButton,
+    RecapSelect,
 )

@@ -86,7 +86,8 @@ HELP = (
         "`/uno kick` (host), `/uno rules`, `/uno help`, `/uno about`."
     ),
     N_(
-        "**League**: `/uno leaderboard`, `/uno stats`, `/uno history`, `/uno forget-me`. "
+        "**League**: `/uno leaderboard`, `/uno stats`, `/uno profile`, `/uno history`, "
+        "`/uno forget-me`. "
         "A **rating** starts at 1000 and moves with where you finish and against whom; "
         "a **?** after it means provisional (fewer than 5 rated matches)."
     ),

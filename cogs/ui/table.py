@@ -11,6 +11,7 @@ import discord
 from discord import ui
 
 from bot.engine import Action, Do, Phase, SeatView
+from bot.engine.review import Award
 from bot.i18n import ENGLISH_LANG, Lang, lang
 from bot.i18n.game_words import card_name, color_name, edition_title
 from bot.tables.cheers import EMOTES
@@ -186,6 +187,19 @@ def scores_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     return alt_text(text.format(count=rounds, totals=totals))
 
 
+def shuffle_line(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
+    """The deal's commitment, and once the round is over the seed that opens it
+    (docs/fairness.md)."""
+    if table.revealed_seed is None:
+        return tongue.gettext("🔒 Shuffle commitment: `{commitment}`").format(
+            commitment=table.commitment
+        )
+    return tongue.gettext(
+        "🔓 This round's shuffle: commitment `{commitment}`, seed `{seed}`; check it in the "
+        "round's file from /uno history."
+    ).format(commitment=table.commitment, seed=table.revealed_seed)
+
+
 def table_view(table: TableSnapshot, *, image: str | None, cheers: str = "") -> ui.LayoutView:
     """The public table: never any player's cards, only counts and the discard pile; ``cheers``
     is the audience's line (``bot.tables.cheers``)."""
@@ -214,6 +228,8 @@ def table_view(table: TableSnapshot, *, image: str | None, cheers: str = "") -> 
         seats_text(table, tongue),
         f"-# {rules_line(public.house, tongue)}",
     ]
+    if table.commitment is not None:
+        lines.append("-# " + shuffle_line(table, tongue))
     if table.status is Status.PLAYING and (hint := jump_in_hint(table, tongue)) is not None:
         lines.append(hint)
     container.add_item(ui.TextDisplay("\n".join(lines)))
@@ -320,7 +336,45 @@ def scores_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
                 for t in sorted(teams, key=lambda t: scores.team_totals[t] * (1 if lowest else -1))
             ),
         )
-    return f"**{title}** · {match_goal(table.rules, tongue)}\n" + "\n".join(lines)
+    text = f"**{title}** · {match_goal(table.rules, tongue)}\n" + "\n".join(lines)
+    named = [award_line(a, table.seats[a.seat].name, tongue) for a in table.awards]
+    return text + "".join(f"\n🏅 {line}" for line in named)
+
+
+def award_line(award: Award, name: str, tongue: Lang = ENGLISH_LANG) -> str:
+    """One of the round's awards in a sentence (the name made safe here)."""
+    who, n = safe_name(name), award.count
+    if award.kind == "biggest_penalty":
+        text = tongue.ngettext(
+            "Biggest penalty: {name} took {count} card",
+            "Biggest penalty: {name} took {count} cards",
+            n,
+        )
+    elif award.kind == "longest_draw":
+        text = tongue.ngettext(
+            "Longest draw: {name} drew {count} card in one go",
+            "Longest draw: {name} drew {count} cards in one go",
+            n,
+        )
+    elif award.kind == "challenge_won":
+        text = tongue.ngettext(
+            "Challenge won: {name} caught an illegal Wild Draw Four",
+            "Challenges won: {name} caught {count} illegal Wild Draw Fours",
+            n,
+        )
+    elif award.kind == "comeback":
+        text = tongue.ngettext(
+            "Comeback: {name} went out after holding {count} card",
+            "Comeback: {name} went out after holding {count} cards",
+            n,
+        )
+    else:
+        text = tongue.ngettext(
+            "Catches: {name} caught {count} missed UNO call",
+            "Catches: {name} caught {count} missed UNO calls",
+            n,
+        )
+    return text.format(name=who, count=n)
 
 
 def notice_view(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> ui.View:

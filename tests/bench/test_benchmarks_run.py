@@ -28,6 +28,9 @@ QUICK = [
     ),
     ("render.py", ["--runs", "2", "--reps", "1", "--edition", "classic"], []),
     ("crash.py", ["--kills", "2", "--latency-clicks", "3"], ["kills_at_ack", "ack_cost"]),
+    ("records.py", ["--rounds", "20"], ["record_bytes_mean", "sqlite_database_bytes"]),
+    ("recap.py", ["--search", "3", "--repeats", "1"], ["long_round", "usual_round"]),
+    ("agreement.py", ["--rounds", "2", "--rollouts", "0"], ["agreement", "decisions"]),
 ]
 
 

@@ -15,7 +15,8 @@ from PIL import Image
 
 from bot.storage.models import MatchPlayer, MatchRecord
 from cogs.league.commands import LEAGUE_ADMIN_COMMANDS, LEAGUE_COMMANDS, NEEDS_MANAGE
-from cogs.league.items import DB_DOWN, LEAGUE_ITEMS
+from cogs.league.common import DB_DOWN
+from cogs.league.items import LEAGUE_ITEMS
 from cogs.ui.items import DYNAMIC_ITEMS
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.constants import PERM_MANAGE_GUILD
@@ -90,7 +91,7 @@ async def test_league_commands_sit_under_uno_and_items_are_apart(
     fake_discord: FakeDiscord, h: Harness
 ) -> None:
     names = {c.name for c in LEAGUE_COMMANDS}
-    assert names == {"leaderboard", "stats", "history", "forget-me"}
+    assert names == {"leaderboard", "stats", "profile", "history", "forget-me"}
     [uno] = [c for c in fake_discord.commands[None].values() if c["name"] == "uno"]
     assert names <= {option["name"] for option in uno["options"]}
     assert {"season", "export"}.isdisjoint(option["name"] for option in uno["options"])

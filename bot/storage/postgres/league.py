@@ -19,6 +19,7 @@ from ..models import (
     MatchDetail,
     MatchRecord,
     MatchSummary,
+    PlayerHistory,
     PlayerResult,
     PlayerStats,
     Season,
@@ -304,6 +305,15 @@ async def record_match(
             "SELECT version FROM live_tables WHERE table_id = $1", table_id
         )
         raise stale_table(table_id, stored, table_version)  # rolls the whole match back
+    recorded = [(n, text) for n, text in enumerate(record.round_records, start=1) if text]
+    if recorded:
+        await conn.execute(
+            "INSERT INTO match_rounds (match_id, round, record) "
+            "SELECT $1, * FROM unnest($2::integer[], $3::text[])",
+            match_id,
+            [n for n, _ in recorded],
+            [text for _, text in recorded],
+        )
     return True
 
 
@@ -432,6 +442,52 @@ async def match_by_uid(conn: Conn, guild_id: int, match_uid: str) -> MatchDetail
         f"SELECT {RESULT_COLUMNS} FROM match_players WHERE match_id = $1 ORDER BY seat", row[0]
     )
     return detail_from(tuple(row)[1:], [result_from(tuple(p)) for p in players])
+
+
+async def round_record(conn: Conn, guild_id: int, number: int, round_number: int) -> str | None:
+    """One round's stored record, by the server's match number and the round's."""
+    text = await conn.fetchval(
+        "SELECT r.record FROM matches m JOIN match_rounds r ON r.match_id = m.match_id "
+        "WHERE m.guild_id = $1 AND m.number = $2 AND r.round = $3",
+        guild_id,
+        number,
+        round_number,
+    )
+    return None if text is None else str(text)
+
+
+async def player_history(
+    conn: Conn, guild_id: int, user_id: int, rounds: int
+) -> PlayerHistory | None:
+    """A member's results in match order and their newest round records."""
+    results = await conn.fetch(
+        "SELECT m.edition, p.winner, p.rating_after FROM match_players p "
+        "JOIN matches m ON m.match_id = p.match_id "
+        "WHERE m.guild_id = $1 AND p.user_id = $2 ORDER BY m.number",
+        guild_id,
+        user_id,
+    )
+    if not results:
+        return None
+    played = await conn.fetch(
+        "SELECT p.seat, r.record FROM match_players p "
+        "JOIN matches m ON m.match_id = p.match_id "
+        "JOIN match_rounds r ON r.match_id = p.match_id "
+        "WHERE m.guild_id = $1 AND p.user_id = $2 ORDER BY m.number DESC, r.round DESC LIMIT $3",
+        guild_id,
+        user_id,
+        rounds,
+    )
+    name = await conn.fetchval(
+        "SELECT name FROM player_names WHERE guild_id = $1 AND user_id = $2", guild_id, user_id
+    )
+    return PlayerHistory(
+        guild_id=guild_id,
+        user_id=user_id,
+        name=str(name or ""),
+        results=[(row[0], bool(row[1]), row[2]) for row in results],
+        rounds=[(int(row[0]), str(row[1])) for row in played],
+    )
 
 
 async def export_guild(conn: Conn, guild_id: int, now: float) -> dict[str, Any]:

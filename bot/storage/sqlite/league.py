@@ -22,6 +22,7 @@ from ..models import (
     MatchDetail,
     MatchRecord,
     MatchSummary,
+    PlayerHistory,
     PlayerResult,
     PlayerStats,
     Season,
@@ -266,6 +267,12 @@ async def record_match(
     ]
     if writes.newcomers:
         calls.append(conn.executemany(_COUNT_NEWCOMERS, writes.newcomers))
+    calls.append(
+        conn.executemany(
+            "INSERT INTO match_rounds (match_id, round, record) VALUES (?, ?, ?)",
+            [(match_id, n, text) for n, text in enumerate(record.round_records, start=1) if text],
+        )
+    )
     await together(*calls)
     return True
 
@@ -413,6 +420,54 @@ async def match_detail(conn: Conn, guild_id: int, number: int) -> MatchDetail | 
 async def match_by_uid(conn: Conn, guild_id: int, match_uid: str) -> MatchDetail | None:
     """One match by the uid it was recorded under."""
     return await _detail(conn, "guild_id = ? AND match_uid = ?", (guild_id, match_uid))
+
+
+async def round_record(conn: Conn, guild_id: int, number: int, round_number: int) -> str | None:
+    """One round's stored record, by the server's match number and the round's."""
+    row = await one(
+        conn,
+        "SELECT r.record FROM matches m JOIN match_rounds r ON r.match_id = m.match_id "
+        "WHERE m.guild_id = ? AND m.number = ? AND r.round = ?",
+        (guild_id, number, round_number),
+    )
+    return None if row is None else str(row[0])
+
+
+async def player_history(
+    conn: Conn, guild_id: int, user_id: int, rounds: int
+) -> PlayerHistory | None:
+    """A member's results in match order and their newest round records."""
+    results, played, named = await together(
+        fetch(
+            conn,
+            "SELECT m.edition, p.winner, p.rating_after FROM match_players p "
+            "JOIN matches m ON m.match_id = p.match_id "
+            "WHERE m.guild_id = ? AND p.user_id = ? ORDER BY m.number",
+            (guild_id, user_id),
+        ),
+        fetch(
+            conn,
+            "SELECT p.seat, r.record FROM match_players p "
+            "JOIN matches m ON m.match_id = p.match_id "
+            "JOIN match_rounds r ON r.match_id = p.match_id "
+            "WHERE m.guild_id = ? AND p.user_id = ? ORDER BY m.number DESC, r.round DESC LIMIT ?",
+            (guild_id, user_id, rounds),
+        ),
+        one(
+            conn,
+            "SELECT name FROM player_names WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        ),
+    )
+    if not results:
+        return None
+    return PlayerHistory(
+        guild_id=guild_id,
+        user_id=user_id,
+        name=str(named[0]) if named else "",
+        results=[(edition, bool(won), after) for edition, won, after in results],
+        rounds=[(int(seat), str(text)) for seat, text in played],
+    )
 
 
 async def export_guild(conn: Conn, guild_id: int, now: float) -> dict[str, Any]:

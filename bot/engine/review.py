@@ -1,0 +1,254 @@
+"""A recorded round looked back on: its moves one by one with their events, and its key moments.
+
+A replay steps through these; the scoreboard's awards read them too. Events are read here only,
+through ``_kind`` and ``_get``, so a change of the events' form touches one place.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from . import ai
+from .action import Action
+from .errors import RuleError
+from .game import Event, Game
+from .record import RecordError, RoundRecord, apply_recorded
+from .snapshot import PublicView, public_view
+
+# What makes a move worth jumping to, in the order the replay's list names them.
+MOMENT_KINDS = (
+    "wild_draw4",
+    "challenge",
+    "stack",
+    "penalty",
+    "catch",
+    "swap",
+    "jump_in",
+    "leave",
+    "went_out",
+)
+BIG_DRAW = 4  # a draw of this many cards or more is a key moment
+HARD_ROLLOUTS = 24  # the hard player's search when judging a decision (a few ms each)
+
+
+def _kind(event: Event | Mapping[str, Any]) -> str:
+    return str(event.get("type", ""))
+
+
+def _get(event: Event | Mapping[str, Any], name: str, default: Any = None) -> Any:
+    return event.get(name, default)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One recorded action (``number`` counts from 1) and the events it caused."""
+
+    number: int
+    action: Action
+    events: tuple[Event, ...]
+    hand_sizes: tuple[int, ...]  # every seat's card count after it
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A move worth jumping to and why."""
+
+    number: int
+    kind: str  # one of MOMENT_KINDS
+    seat: int
+    count: int = 0  # cards drawn or penalty size, where that is the point
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewedRound:
+    """A round replayed once, move by move."""
+
+    record: RoundRecord
+    deal: tuple[Event, ...]  # the deal's own events (the first card turned up ...)
+    moves: tuple[Move, ...]
+    final: Game
+
+    @property
+    def total(self) -> int:
+        """How many moves the round had."""
+        return len(self.moves)
+
+    def game_at(self, number: int) -> Game:
+        """The round after its first ``number`` moves (0: as dealt)."""
+        return self.record.replay(max(0, min(number, self.total)))
+
+    def moments(self) -> list[Moment]:
+        """The round's key moments, in the order they happened."""
+        found: list[Moment] = []
+        for move in self.moves:
+            found.extend(_moments(move))
+        return found
+
+
+def review(record: RoundRecord) -> ReviewedRound:
+    """Replay ``record`` once, keeping each move's events."""
+    game = record.new_game()
+    deal = tuple(game.events)
+    moves: list[Move] = []
+    for number, action in enumerate(record.actions, start=1):
+        start = len(game.events)
+        apply_recorded(game, action)
+        sizes = tuple(len(hand) for hand in game.hands)
+        moves.append(Move(number, action, tuple(game.events[start:]), sizes))
+    return ReviewedRound(record, deal, tuple(moves), game)
+
+
+def _moments(move: Move) -> list[Moment]:
+    out: list[Moment] = []
+    for event in move.events:
+        kind = _kind(event)
+        seat = int(_get(event, "seat", move.action.seat))
+        if kind == "play" and _get(event, "card") == "wild-draw4":
+            out.append(Moment(move.number, "wild_draw4", seat))
+        elif kind == "challenge":
+            out.append(Moment(move.number, "challenge", seat))
+        elif kind == "stack":
+            out.append(Moment(move.number, "stack", seat, int(_get(event, "total", 0))))
+        elif kind == "draw" and int(_get(event, "count", 0)) >= BIG_DRAW:
+            out.append(Moment(move.number, "penalty", seat, int(_get(event, "count", 0))))
+        elif kind == "catch":
+            out.append(Moment(move.number, "catch", seat))
+        elif kind in ("swap", "jump_in", "leave"):
+            out.append(Moment(move.number, kind, seat))
+        elif kind in ("round_over", "stalled", "forfeit"):
+            out.append(Moment(move.number, "went_out", int(_get(event, "winner", seat))))
+    return out
+
+
+# ----- awards: the round's moments the scoreboard names -----
+
+AWARD_KINDS = ("biggest_penalty", "longest_draw", "challenge_won", "comeback", "catches")
+PENALTY_REASONS = frozenset({"draw2", "draw4", "challenge", "bounce"})
+LONG_DRAW = 3  # drawing this many cards on one turn is worth naming
+COMEBACK_MARGIN = 4  # going out after holding this many cards more than the deal gave
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """A moment of the round worth naming on the scoreboard: what, who and how many."""
+
+    kind: str  # one of AWARD_KINDS
+    seat: int
+    count: int
+
+
+def awards(reviewed: ReviewedRound) -> tuple[Award, ...]:
+    """The round's awards, in AWARD_KINDS order; a kind nobody earned is left out."""
+    penalty: Award | None = None
+    draw: Award | None = None
+    challenges: dict[int, int] = {}
+    catches: dict[int, int] = {}
+    for move in reviewed.moves:
+        for event in move.events:
+            kind = _kind(event)
+            if kind == "draw":
+                count = int(_get(event, "count", 0))
+                seat = int(_get(event, "seat", move.action.seat))
+                reason = _get(event, "reason")
+                if reason in PENALTY_REASONS and (penalty is None or count > penalty.count):
+                    penalty = Award("biggest_penalty", seat, count)
+                elif reason in ("draw", "until_playable") and count >= max(
+                    LONG_DRAW, draw.count + 1 if draw else 0
+                ):
+                    draw = Award("longest_draw", seat, count)
+            elif kind == "challenge" and _get(event, "legal") is False:
+                seat = int(_get(event, "seat", move.action.seat))
+                challenges[seat] = challenges.get(seat, 0) + 1
+            elif kind == "catch":
+                seat = int(_get(event, "seat", move.action.seat))
+                catches[seat] = catches.get(seat, 0) + 1
+    found = [a for a in (penalty, draw) if a is not None]
+    found += [Award("challenge_won", s, n) for s, n in sorted(challenges.items())]
+    winner = reviewed.final.winner
+    if winner >= 0 and reviewed.moves:
+        most = max(move.hand_sizes[winner] for move in reviewed.moves)
+        if most >= reviewed.record.house.hand_size + COMEBACK_MARGIN:
+            found.append(Award("comeback", winner, most))
+    found += [Award("catches", s, n) for s, n in sorted(catches.items())]
+    return tuple(sorted(found, key=lambda a: AWARD_KINDS.index(a.kind)))
+
+
+# ----- agreement with the hard computer player -----
+
+DECISIONS = frozenset({"play", "draw", "pass", "accept", "challenge", "choose_color"})
+
+
+@dataclass(frozen=True, slots=True)
+class Agreement:
+    """How often a seat did what the hard computer player would have done in its place."""
+
+    seat: int
+    decisions: int
+    agreed: int
+
+    @property
+    def share(self) -> float:
+        """Agreed decisions over all decisions (0 with none)."""
+        return self.agreed / self.decisions if self.decisions else 0.0
+
+
+def same_choice(ours: Action, theirs: Action) -> bool:
+    """Two turn decisions agree on what was done and with which card (and color, for the
+    color of a card turned up first); a wild card's color is a matter of taste."""
+    if ours.do != theirs.do or ours.card != theirs.card:
+        return False
+    return ours.do != "choose_color" or ours.color == theirs.color
+
+
+def agreement(
+    record: RoundRecord, seats: Collection[int], *, rollouts: int = HARD_ROLLOUTS
+) -> dict[int, Agreement]:
+    """Per seat in ``seats``: its turn decisions, and how many the hard computer player, put in
+    its place at that moment, would have made too. The hard player searches a fixed number of
+    rollouts with a generator seeded by the round and the move, so the answer never changes."""
+    asked = {seat: [0, 0] for seat in seats}
+    game = record.new_game()
+    for number, action in enumerate(record.actions, start=1):
+        seat = action.seat
+        tally = asked.get(seat)
+        if tally is not None and action.do in DECISIONS and game.current == seat and not game.over:
+            rng = random.Random(record.seed ^ number)
+            hard = ai.decide(
+                game, seat, "hard", rng, clock=_still, budget_s=1.0, max_rollouts=rollouts
+            )
+            tally[0] += 1
+            tally[1] += same_choice(action, hard)
+        apply_recorded(game, action)
+    return {seat: Agreement(seat, made, agreed) for seat, (made, agreed) in asked.items()}
+
+
+def _still() -> float:
+    """A clock that never moves: the hard player's search ends on its rollout count alone."""
+    return 0.0
+
+
+@lru_cache(maxsize=64)
+def round_awards(text: str) -> tuple[Award, ...]:
+    """The awards of a stored round record (cached: a round-over table asks at every change);
+    none for a record that cannot be read or does not replay (a round changed by hand)."""
+    try:
+        return awards(review(RoundRecord.from_text(text)))
+    except (RecordError, RuleError):
+        return ()
+
+
+def play_views(record: RoundRecord, names: list[str], round_number: int = 1) -> list[PublicView]:
+    """The table as everyone saw it at the deal and after each card played (and at the end)."""
+    game = record.new_game()
+    views = [public_view(game, names, round_number=round_number)]
+    for action in record.actions:
+        start = len(game.events)
+        apply_recorded(game, action)
+        played = any(_kind(e) == "play" for e in game.events[start:])
+        if played or game.over:
+            views.append(public_view(game, names, round_number=round_number))
+    return views
