@@ -70,7 +70,7 @@ def play(
             if seat == 0:
                 start, start_cpu = time.perf_counter(), time.process_time()
                 if level == SHARP:
-                    action = e.ai.heuristic(game, 0, rng, e.ai.SHARP)
+                    action = e.ai.heuristic(game, 0, rng, e.ai.SHARP_MANY)
                 else:
                     action = e.ai.decide(
                         game, 0, level, rng, budget_s=budget, max_rollouts=max_rollouts

@@ -4,13 +4,29 @@ the colors a seat showed it lacks, a hand shown in a challenge, and chances draw
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from .cards import CARD_COLOR, CARD_INDEX, CARD_KINDS, COLOR_INDEX, IS_WILD, Edition, edition_deck
-from .game import MATCHES, Game
+from .cards import (
+    CARD_COLOR,
+    CARD_INDEX,
+    CARD_KINDS,
+    COLOR_INDEX,
+    IS_WILD,
+    WILD_DRAW4,
+    Edition,
+    edition_deck,
+)
+from .game import MATCHES, Game, Phase
 
 T = TypeVar("T")
+
+
+# What a seat made of one Wild Draw Four of another player (``Knowledge.wd4_reads``): shown
+# illegal (a lost challenge, or the culprit later played the color in force before drawing),
+# shown legal (a won challenge), or never shown either way.
+BLUFF, HONEST, UNSHOWN = 1, 0, 2
 
 
 @dataclass(slots=True)
@@ -23,6 +39,46 @@ class Knowledge:
     voids: dict[int, tuple[int, frozenset[int]]] = field(default_factory=dict)
     known: dict[int, Counter[int]] = field(default_factory=dict)  # seen in a challenge reveal
     color_before_last_play: int = -1
+    # Per seat: the reads of its Wild Draw Fours this round (BLUFF, HONEST, UNSHOWN), the one
+    # still pending excluded.
+    wd4_reads: dict[int, list[int]] = field(default_factory=dict)
+
+
+class Fact(NamedTuple):
+    """The fields of one event that a computer seat reads (absent ones -1 or empty)."""
+
+    kind: str
+    seat: int = -1
+    card: int = -1
+    color: int = -1  # the color a wild card named, or a color chosen
+    target: int = -1
+    cards: int = 0  # how many a draw took
+    reason: str = ""
+    legal: bool = False
+    hand: tuple[int, ...] = ()
+    starts: bool = False  # a first card that starts the round
+
+
+def fact(event: Mapping[str, Any]) -> Fact:
+    """The one place that reads the engine's event records."""
+    kind = event["type"]
+    seat = int(event.get("seat", -1))
+    if kind in ("play", "bounce"):
+        card = CARD_INDEX[event["card"]]
+        named = COLOR_INDEX[event["color"]] if IS_WILD[card] and "color" in event else -1
+        return Fact(kind, seat, card, named)
+    if kind == "first_card":
+        return Fact(kind, card=CARD_INDEX[event["card"]], starts=event["effect"] == "starts")
+    if kind == "color":
+        return Fact(kind, seat, color=COLOR_INDEX[event["color"]])
+    if kind == "draw":
+        return Fact(kind, seat, cards=int(event["count"]), reason=str(event["reason"]))
+    if kind == "challenge":
+        hand = tuple(CARD_INDEX[c] for c in event["hand"])
+        return Fact(kind, seat, target=int(event["target"]), legal=bool(event["legal"]), hand=hand)
+    if kind == "swap":
+        return Fact(kind, seat, target=int(event["target"]))
+    return Fact(kind, seat)
 
 
 def _swap_keys(table: dict[int, T], a: int, b: int) -> None:
@@ -41,6 +97,40 @@ def _excluded(color: int, top: int) -> frozenset[int]:
     return frozenset(c for c in range(CARD_KINDS) if mask[c])
 
 
+class _Draw4Watch:
+    """Wild Draw Fours whose legality is not yet shown: seat -> the color in force before it."""
+
+    __slots__ = ("open", "reads")
+
+    def __init__(self) -> None:
+        self.open: dict[int, int] = {}
+        self.reads: dict[int, list[int]] = {}
+
+    def close(self, seat: int, read: int) -> None:
+        if seat in self.open:
+            del self.open[seat]
+            self.reads.setdefault(seat, []).append(read)
+
+    def see(self, event: Fact, before: int) -> None:
+        kind = event.kind
+        who = event.seat
+        if kind == "challenge":
+            self.close(event.target, HONEST if event.legal else BLUFF)
+        elif kind in ("play", "bounce") and who in self.open:
+            # A card of the color in force before the Draw Four, played before any draw: it was
+            # in hand all along.
+            if not IS_WILD[event.card] and CARD_COLOR[event.card] == self.open[who]:
+                self.close(who, BLUFF)
+        elif kind == "draw" and who in self.open and event.reason != "challenge":
+            self.close(who, UNSHOWN)
+        elif kind in ("swap", "rotate", "leave"):
+            for seat in list(self.open):
+                self.close(seat, UNSHOWN)
+        if kind == "play" and event.card == WILD_DRAW4:
+            self.close(who, UNSHOWN)
+            self.open[who] = before
+
+
 def knowledge(game: Game, seat: int) -> Knowledge:
     """Read the public record the way ``seat`` saw it."""
     remaining = Counter(edition_deck(game.edition))
@@ -55,49 +145,50 @@ def knowledge(game: Game, seat: int) -> Knowledge:
     # most people draw only when stuck); cards drawn since then are unconstrained.
     void_at: dict[int, tuple[frozenset[int], int]] = {}  # seat -> (excluded, drawn since)
     drawer = -1  # a seat that just drew at its turn: what comes next tells about that card
-    for event in game.events:
-        kind = event["type"]
+    draw4s = _Draw4Watch()
+    for event in map(fact, game.events):
+        kind = event.kind
         if drawer >= 0:
             # The drawn card was played (it is gone) or, unless kept by a pass, did not fit
             # either: in both cases it no longer counts as an unconstrained card.
-            if not (kind == "pass" and event["seat"] == drawer):
+            if not (kind == "pass" and event.seat == drawer):
                 excluded, since = void_at[drawer]
                 void_at[drawer] = (excluded, since - 1)
             drawer = -1
+        draw4s.see(event, color)
         if kind == "play" or kind == "bounce":
-            card = CARD_INDEX[event["card"]]
-            who = event["seat"]
+            card = event.card
+            who = event.seat
             before = color
             top = card
-            color = COLOR_INDEX[event["color"]] if IS_WILD[card] else CARD_COLOR[card]
+            color = event.color if IS_WILD[card] else CARD_COLOR[card]
             known = info.known.get(who)
             if known is not None and known[card] > 0:
                 known[card] -= 1
         elif kind == "first_card":
-            if event["effect"] == "starts":
-                top = CARD_INDEX[event["card"]]
+            if event.starts:
+                top = event.card
                 color = CARD_COLOR[top]
         elif kind == "color":
-            color = COLOR_INDEX[event["color"]]
+            color = event.color
         elif kind == "draw":
-            who = event["seat"]
-            own_turn = event["reason"] in ("draw", "until_playable")
-            if own_turn and who != seat and top >= 0 and event["count"]:
+            who = event.seat
+            own_turn = event.reason in ("draw", "until_playable")
+            if own_turn and who != seat and top >= 0 and event.cards:
                 void_at[who] = (_excluded(color, top), 0)
                 drawer = who
             if who in void_at:
                 excluded, since = void_at[who]
-                void_at[who] = (excluded, since + int(event["count"]))
+                void_at[who] = (excluded, since + event.cards)
         elif kind == "challenge":
-            if event["seat"] == seat:
-                target = int(event["target"])
-                info.known[target] = Counter(CARD_INDEX[c] for c in event["hand"])
+            if event.seat == seat:
+                info.known[event.target] = Counter(event.hand)
         elif kind == "leave":
-            info.known.pop(int(event["seat"]), None)
-            void_at.pop(int(event["seat"]), None)
+            info.known.pop(event.seat, None)
+            void_at.pop(event.seat, None)
         elif kind == "swap":
             # What was known of a hand follows it to its new owner.
-            a, b = int(event["seat"]), int(event["target"])
+            a, b = event.seat, event.target
             _swap_keys(info.known, a, b)
             _swap_keys(void_at, a, b)
         elif kind == "rotate":
@@ -111,6 +202,10 @@ def knowledge(game: Game, seat: int) -> Knowledge:
         below = game.discard[-2]
         before = CARD_COLOR[below]
     info.color_before_last_play = before
+    if game.phase is Phase.OVER:
+        for who in list(draw4s.open):
+            draw4s.close(who, UNSHOWN)
+    info.wd4_reads = draw4s.reads
     return info
 
 

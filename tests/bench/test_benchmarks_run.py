@@ -21,6 +21,11 @@ QUICK = [
     ("tables.py", ["--games", "1"], ["act_us_per_click"]),
     ("storage.py", ["--matches", "50", "--calls", "5", "--rounds", "1", "--events", "10"], []),
     ("ai.py", ["--rounds", "2", "--hard-rounds", "1", "--jobs", "1", "--levels", "easy"], []),
+    (
+        "ai_arena.py",
+        ["--deals", "2", "--levels", "easy,normal", "--against", "bluffer", "--match", "1"],
+        ["runs", "par"],
+    ),
     ("render.py", ["--runs", "2", "--reps", "1", "--edition", "classic"], []),
     ("crash.py", ["--kills", "2", "--latency-clicks", "3"], ["kills_at_ack", "ack_cost"]),
     ("records.py", ["--rounds", "20"], ["record_bytes_mean", "sqlite_database_bytes"]),

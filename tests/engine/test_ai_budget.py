@@ -41,7 +41,8 @@ def test_hard_with_no_budget_falls_back_on_its_heuristic() -> None:
     info = ai.knowledge(game, game.current)
     rng = random.Random(3)
     ai.candidates(game, game.current, rng)  # hard draws its candidates' colors first
-    assert hard == ai.heuristic(game, game.current, rng, ai.SHARP, info)
+    style = ai.SHARP if game.players == 2 else ai.SHARP_MANY
+    assert hard == ai.heuristic(game, game.current, rng, style, info)
 
 
 def test_hard_answers_a_forced_move_at_once() -> None:

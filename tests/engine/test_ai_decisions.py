@@ -8,6 +8,7 @@ import random
 import pytest
 
 from bot.engine import ai
+from bot.engine.ai_memory import BLUFF, HONEST
 from bot.engine.cards import CARD_INDEX, Edition
 from bot.engine.game import Action, Game, Phase
 from tests.engine.helpers import EDITIONS, dealt, hidden_variant, position, positions, spare
@@ -65,14 +66,18 @@ def test_hidden_cards_do_not_change_the_decision(edition: Edition) -> None:
 
 def test_hidden_draw4_legality_is_not_read() -> None:
     # Seat 0 plays a Wild Draw Four; seat 1 decides the same whatever seat 0 really held.
-    for held in (["red-3", "blue-5", "blue-6"], ["green-3", "blue-5", "blue-6"]):
-        game = position(
-            [["wild-draw4", *held], ["yellow-1", "yellow-2", "green-9"], spare("blue", 2, 1)],
-            "red-9",
-        )
-        game.play(0, CARD_INDEX["wild-draw4"], 3)
-        assert game.phase is Phase.RESPOND
-        assert _decide(game, "normal", 0) == Action(1, "challenge")
+    caught_twice = ai.ChallengeRecord({0: [BLUFF, BLUFF]})
+    for record, expected in ((None, "accept"), (caught_twice, "challenge")):
+        for held in (["red-3", "blue-5", "blue-6"], ["green-3", "blue-5", "blue-6"]):
+            game = position(
+                [["wild-draw4", *held], ["yellow-1", "yellow-2", "green-9"], spare("blue", 2, 1)],
+                "red-9",
+            )
+            game.play(0, CARD_INDEX["wild-draw4"], 3)
+            assert game.phase is Phase.RESPOND
+            for level in ai.LEVELS[1:]:
+                action = ai.decide(game, 1, level, random.Random(0), record=record, **FAST)
+                assert action == Action(1, expected), (level, held)
 
 
 def test_normal_calls_uno_with_its_next_to_last_card() -> None:
@@ -119,13 +124,17 @@ def test_every_level_calls_its_own_forgotten_uno() -> None:
         assert ai.out_of_turn(game, 0, level, random.Random(0)) == Action(0, "call_uno")
 
 
-def test_normal_challenges_a_draw4_from_a_big_hand() -> None:
+def test_normal_challenges_a_big_hand_unless_its_player_was_shown_honest() -> None:
     culprit = ["wild-draw4", "blue-1", "blue-2", "blue-3", "green-4", "green-5", "yellow-6"]
     game = position([culprit, ["yellow-1", "yellow-2"], spare("blue", 2, 9)], "red-9")
     game.play(0, CARD_INDEX["wild-draw4"], 3)
-    # Six unknown cards with a quarter of the unseen ones red: very likely one was red.
+    # Six unknown cards with a quarter of the unseen ones red: very likely one was red...
     assert ai.illegal_chance(game, ai.knowledge(game, 1)) > 0.7
     assert _decide(game, "normal", 0) == Action(1, "challenge")
+    # ...but a player whose Wild Draw Fours were shown legal twice probably does not bluff.
+    honest = ai.ChallengeRecord({0: [HONEST, HONEST]})
+    action = ai.decide(game, 1, "normal", random.Random(0), record=honest)
+    assert action == Action(1, "accept")
 
 
 def test_normal_accepts_a_draw4_from_a_player_who_just_drew_on_red() -> None:
@@ -150,3 +159,25 @@ def test_decide_rejects_a_seat_that_is_not_awaited() -> None:
         ai.decide(game, (game.current + 1) % game.n, "normal", random.Random(0))
     with pytest.raises(ValueError):
         ai.decide(game, game.current, "expert", random.Random(0))
+
+
+def test_a_hand_shown_to_another_challenger_is_not_read() -> None:
+    # Seat 1 challenges seat 0's Wild Draw Four and sees its hand; seat 2 sees only the outcome.
+    hands = [
+        ["wild-draw4", "red-3", "green-5", "green-6"],
+        ["yellow-1", "yellow-2", "blue-9"],
+        ["green-7", "green-8", "blue-4", "yellow-9"],
+    ]
+    game = position(hands, "red-9", pile=["yellow-3", "yellow-4", "yellow-6", "yellow-7"])
+    game.play(0, CARD_INDEX["wild-draw4"], 2)
+    game.challenge(1)  # a bluff: seat 0 draws 4, seat 1 plays on
+    while game.current != 2:
+        game.apply(ai.decide(game, game.current, "normal", random.Random(0)))
+    shown = dict(game.events[[e["type"] for e in game.events].index("challenge")])
+    variant = hidden_variant(game, 5, 2)
+    index = variant.events.index(shown)
+    variant.events[index] = {**shown, "hand": ["blue-1", "blue-2", "blue-3"]}
+    assert ai.knowledge(game, 2) == ai.knowledge(variant, 2)
+    assert ai.knowledge(game, 1).known != ai.knowledge(variant, 1).known  # the challenger's own
+    for level in ai.LEVELS:
+        assert _decide(game, level, 3) == _decide(variant, level, 3), level

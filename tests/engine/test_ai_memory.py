@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from bot.engine import ai
 from bot.engine.cards import CARD_INDEX, CARD_KINDS, Edition
@@ -64,10 +65,12 @@ def test_the_follower_of_skips_reverses_and_draws() -> None:
 
 def test_hard_leaves_a_color_the_next_seat_showed_it_lacks() -> None:
     game = _seat1_drew_on_red()
-    normal = ai.decide(game, 0, "normal", random.Random(0))
-    assert normal == Action(0, "play", CARD_INDEX["blue-2"])  # its strongest color
-    sharp = ai.heuristic(game, 0, random.Random(0), ai.SHARP)
-    assert sharp == Action(0, "play", CARD_INDEX["red-5"])  # seat 1 drew on red
+    # Weights that keep the strongest color in force, without memory: the blue 2.
+    plain = replace(ai.SHARP, same=3.0, block=0.0)
+    assert ai.heuristic(game, 0, random.Random(0), plain) == Action(0, "play", CARD_INDEX["blue-2"])
+    # The same weights with hard's memory: the red 5, since seat 1 drew on red.
+    sharp = ai.heuristic(game, 0, random.Random(0), replace(ai.SHARP, same=3.0))
+    assert sharp == Action(0, "play", CARD_INDEX["red-5"])
 
 
 def test_hard_keeps_a_drawn_wild_until_someone_is_close_to_out() -> None:
