@@ -8,7 +8,7 @@ import io
 import logging
 import re
 from functools import partial
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 from discord import ui
@@ -27,7 +27,7 @@ from cogs.ui.table import alt_text
 from .common import guarded, storage_of
 from .presenters import ACCENT
 from .replay import NO_SUCH_MATCH, OTHER_SERVER, load_round
-from .rounds import MAX_ROUND_OPTIONS, present_names, round_of
+from .rounds import picked, present_names, round_of, round_select
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -45,16 +45,8 @@ class RecapSelect(ui.DynamicItem[ui.Select[Any]], template=RECAP_TEMPLATE):
         self, guild_id: int, number: int, rounds: int = 0, tongue: Lang = ENGLISH_LANG
     ) -> None:
         _ = tongue.gettext
-        options = [
-            discord.SelectOption(label=_("Round {n}").format(n=r), value=str(r))
-            for r in range(1, min(rounds, MAX_ROUND_OPTIONS) + 1)
-        ] or [discord.SelectOption(label=_("Round {n}").format(n=1), value="1")]
         super().__init__(
-            ui.Select(
-                custom_id=f"unocap:{guild_id}:{number}",
-                placeholder=_("Watch a round's recap"),
-                options=options,
-            )
+            round_select(f"unocap:{guild_id}:{number}", _("Watch a round's recap"), rounds, tongue)
         )
         self.guild_id = guild_id
         self.number = number
@@ -66,9 +58,7 @@ class RecapSelect(ui.DynamicItem[ui.Select[Any]], template=RECAP_TEMPLATE):
         return cls(int(match["guild"]), int(match["number"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data = cast(dict[str, Any], interaction.data or {})
-        value = str((data.get("values") or [""])[0])
-        await guarded(interaction, on_recap(interaction, self, value))
+        await guarded(interaction, on_recap(interaction, self, picked(interaction)))
 
 
 def scores_after(detail: MatchDetail, round_number: int, names: list[str]) -> ScoreView:

@@ -36,7 +36,14 @@ from cogs.ui.table import alt_text, card_words
 
 from .common import guarded, storage_of
 from .presenters import ACCENT
-from .rounds import DAMAGED, MAX_ROUND_OPTIONS, NOT_RECORDED, present_names, round_of
+from .rounds import (
+    DAMAGED,
+    NOT_RECORDED,
+    picked,
+    present_names,
+    round_of,
+    round_select,
+)
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -77,15 +84,9 @@ class ReplayRoundSelect(ui.DynamicItem[ui.Select[Any]], template=PICK_TEMPLATE):
         self, guild_id: int, number: int, rounds: int = 0, tongue: Lang = ENGLISH_LANG
     ) -> None:
         _ = tongue.gettext
-        options = [
-            discord.SelectOption(label=_("Round {n}").format(n=r), value=str(r))
-            for r in range(1, min(rounds, MAX_ROUND_OPTIONS) + 1)
-        ] or [discord.SelectOption(label=_("Round {n}").format(n=1), value="1")]
         super().__init__(
-            ui.Select(
-                custom_id=f"unorpl:{guild_id}:{number}",
-                placeholder=_("Replay a round, move by move"),
-                options=options,
+            round_select(
+                f"unorpl:{guild_id}:{number}", _("Replay a round, move by move"), rounds, tongue
             )
         )
         self.guild_id = guild_id
@@ -98,8 +99,7 @@ class ReplayRoundSelect(ui.DynamicItem[ui.Select[Any]], template=PICK_TEMPLATE):
         return cls(int(match["guild"]), int(match["number"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data = cast(dict[str, Any], interaction.data or {})
-        value = str((data.get("values") or [""])[0])
+        value = picked(interaction)
         await guarded(interaction, open_replay(interaction, self.guild_id, self.number, value))
 
 

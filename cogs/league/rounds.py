@@ -32,6 +32,24 @@ log = logging.getLogger(__name__)
 
 ROUND_EXPORT_TEMPLATE = r"unorec:(?P<guild>[0-9]{1,20}):(?P<number>[0-9]{1,19})"
 MAX_ROUND_OPTIONS = 25  # Discord's limit for a select's options
+
+
+def round_select(custom_id: str, placeholder: str, rounds: int, tongue: Lang) -> ui.Select[Any]:
+    """A select of a match's rounds (at least round 1), as the history's pickers show it."""
+    _ = tongue.gettext
+    options = [
+        discord.SelectOption(label=_("Round {n}").format(n=r), value=str(r))
+        for r in range(1, min(rounds, MAX_ROUND_OPTIONS) + 1)
+    ] or [discord.SelectOption(label=_("Round {n}").format(n=1), value="1")]
+    return ui.Select(custom_id=custom_id, placeholder=placeholder, options=options)
+
+
+def picked(interaction: discord.Interaction[Any]) -> str:
+    """The value a select's click picked ("" if none)."""
+    data = cast(dict[str, Any], interaction.data or {})
+    return str((data.get("values") or [""])[0])
+
+
 MEMBERSHIP_TTL = 600.0  # a member who left shows as "Former player" within ten minutes
 MEMBERSHIP_KEPT = 4096
 FORMER_PLAYER = N_("Former player")
@@ -117,15 +135,9 @@ class RoundExportSelect(ui.DynamicItem[ui.Select[Any]], template=ROUND_EXPORT_TE
         self, guild_id: int, number: int, rounds: int = 0, tongue: Lang = ENGLISH_LANG
     ) -> None:
         _ = tongue.gettext
-        options = [
-            discord.SelectOption(label=_("Round {n}").format(n=r), value=str(r))
-            for r in range(1, min(rounds, MAX_ROUND_OPTIONS) + 1)
-        ] or [discord.SelectOption(label=_("Round {n}").format(n=1), value="1")]
         super().__init__(
-            ui.Select(
-                custom_id=f"unorec:{guild_id}:{number}",
-                placeholder=_("Export a round as a file"),
-                options=options,
+            round_select(
+                f"unorec:{guild_id}:{number}", _("Export a round as a file"), rounds, tongue
             )
         )
         self.guild_id = guild_id
@@ -138,9 +150,7 @@ class RoundExportSelect(ui.DynamicItem[ui.Select[Any]], template=ROUND_EXPORT_TE
         return cls(int(match["guild"]), int(match["number"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        data = cast(dict[str, Any], interaction.data or {})
-        values = data.get("values") or [""]
-        await guarded(interaction, on_round_export(interaction, self, str(values[0])))
+        await guarded(interaction, on_round_export(interaction, self, picked(interaction)))
 
 
 def round_of(value: str, rounds: int) -> int | None:
