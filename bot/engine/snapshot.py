@@ -160,7 +160,8 @@ def public_view(
 
 def hand_view(game: Game, seat: int, name: str = "") -> HandView:
     """What ``seat`` sees of its own hand and what it may do with it now (from
-    ``game.legal_actions(seat)``, the one source of legality)."""
+    ``game.legal_actions(seat)``, the one source of legality). ``name`` is the seat's name as
+    the table knows it; left empty, the presenter names the seat in its own language."""
     hand = game.hands[seat]
     cards = sorted(hand, key=sort_key)
     mine = game.current == seat and game.phase is not Phase.OVER
@@ -174,7 +175,7 @@ def hand_view(game: Game, seat: int, name: str = "") -> HandView:
     return HandView(
         edition=game.edition,
         seat=seat,
-        name=name or f"Player {seat + 1}",
+        name=name,
         cards=tuple(CODES[c] for c in cards),
         playable=playable,
         awaiting=game.phase if mine else None,
