@@ -13,7 +13,7 @@ from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Seat, Status
 
 from .manager import TournamentManager
-from .model import Entrant, Finish, Tournament
+from .model import Entrant, Tournament
 
 log = logging.getLogger(__name__)
 
@@ -50,13 +50,13 @@ class ManagedTables:
         self.rules = rules
         self.thread_for = thread_for
         self.tournaments: TournamentManager | None = None
-        self._tasks: set[asyncio.Task[Finish | None]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
         tables.subscribe(self.on_commit)
 
     async def open_table(
         self, tournament: Tournament, players: Sequence[Entrant], berserk: frozenset[int]
     ) -> str:
-        number = len(tournament.finishes) + len(tournament.tables) + 1
+        number = tournament.opened + 1
         table_id = f"{tournament.tournament_id}-{number}"
         people = [p for p in players if p.computer is None] or list(players)
         host = Actor(people[0].user_id, people[0].name)
@@ -76,17 +76,19 @@ class ManagedTables:
 
     def on_commit(self, table: TableSnapshot) -> None:
         """Heard under the table's lock: the report runs as its own task."""
-        if self.tournaments is None or table.status is not Status.FINISHED:
+        if self.tournaments is None or table.status not in (Status.FINISHED, Status.CANCELLED):
             return
         if self.tournaments.owner_of(table.table_id) is None:
             return
-        task = asyncio.get_running_loop().create_task(
-            self.tournaments.table_finished(table.table_id, placings_of(table))
-        )
+        if table.status is Status.FINISHED:
+            report = self.tournaments.table_finished(table.table_id, placings_of(table))
+        else:
+            report = self.tournaments.table_abandoned(table.table_id)
+        task = asyncio.get_running_loop().create_task(report)
         self._tasks.add(task)
         task.add_done_callback(self._done)
 
-    def _done(self, task: asyncio.Task[Finish | None]) -> None:
+    def _done(self, task: asyncio.Task[object]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("a tournament table's end was not counted", exc_info=task.exception())

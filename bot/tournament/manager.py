@@ -166,6 +166,16 @@ class TournamentManager:
             await self._commit(t)
             return done
 
+    async def table_abandoned(self, table_id: str) -> None:
+        """A tournament table closed unplayed: its players are seated again."""
+        async with self._lock:
+            t = self.owner_of(table_id)
+            if t is None:
+                return
+            t.abandon(table_id, self.clock())
+            await self._seat(t)
+            await self._commit(t)
+
     async def restore(self) -> list[Tournament]:
         """Load the unfinished tournaments; their timers resume and waiting players are seated."""
         async with self._lock:

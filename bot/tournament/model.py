@@ -149,6 +149,8 @@ class Tournament:
     started: bool = False  # a knockout's first round was seated
     round: int = 0
     byes: list[int] = field(default_factory=list)  # advanced without playing this round
+    requeue: list[tuple[int, ...]] = field(default_factory=list)  # knockout tables to seat again
+    opened: int = 0  # tables ever opened (numbers them)
     closed: bool = False
     standings_message_id: int | None = None
     version: int = 0
@@ -243,6 +245,8 @@ class Tournament:
         return groups
 
     def _pair_knockout(self) -> list[tuple[int, ...]]:
+        if self.requeue:
+            return list(self.requeue)
         if self.tables:
             return []
         if not self.started:
@@ -264,7 +268,9 @@ class Tournament:
 
     def seat(self, table_id: str, players: Sequence[int]) -> None:
         """A table of this tournament opened for these waiting players."""
-        if self.kind is Kind.KNOCKOUT and not self.tables:
+        if self.kind is Kind.KNOCKOUT and tuple(players) in self.requeue:
+            self.requeue.remove(tuple(players))
+        elif self.kind is Kind.KNOCKOUT and not self.tables:
             seated = [u for p in self.pending_seats() for u in p]
             if not self.started:
                 self.started = True
@@ -278,6 +284,7 @@ class Tournament:
                 raise TournamentError("tournament_seated_twice")
             self.waiting.pop(user_id, None)
         self.tables[table_id] = tuple(players)
+        self.opened += 1
 
     def pending_seats(self) -> list[tuple[int, ...]]:
         """The knockout round about to be seated (for byes): what ``pair`` would draw."""
@@ -302,6 +309,19 @@ class Tournament:
                 self.waiting[user_id] = now
         return done
 
+    def abandon(self, table_id: str, now: float) -> None:
+        """A table closed unplayed (cancelled, its thread lost): nothing scored, its players
+        wait again (a knockout seats the same table again)."""
+        players = self.tables.pop(table_id, None)
+        if players is None:
+            raise TournamentError("tournament_no_table")
+        if self.kind is Kind.KNOCKOUT:
+            self.requeue.append(players)
+            return
+        if not self.over(now):
+            for user_id in players:
+                self.waiting[user_id] = now
+
     # ----- the knockout's bracket -----
 
     def rounds(self) -> list[list[Finish]]:
@@ -319,7 +339,7 @@ class Tournament:
         return [u for done in last for u in done.placings[:ADVANCE]] + list(self.byes)
 
     def final_played(self) -> bool:
-        if self.kind is not Kind.KNOCKOUT or not self.started or self.tables:
+        if self.kind is not Kind.KNOCKOUT or not self.started or self.tables or self.requeue:
             return False
         last = self.rounds()
         return bool(last) and len(last[-1]) == 1 and not self.byes
@@ -358,6 +378,8 @@ class Tournament:
             "started": self.started,
             "round": self.round,
             "byes": list(self.byes),
+            "requeue": [list(p) for p in self.requeue],
+            "opened": self.opened,
             "closed": self.closed,
             "standings_message_id": self.standings_message_id,
             "version": self.version,
@@ -386,6 +408,8 @@ class Tournament:
             started=data["started"],
             round=data["round"],
             byes=list(data["byes"]),
+            requeue=[tuple(p) for p in data.get("requeue", [])],
+            opened=data.get("opened", 0),
             closed=data["closed"],
             standings_message_id=data["standings_message_id"],
             version=data["version"],

@@ -191,3 +191,32 @@ def test_the_edit_window_allows_five_writes_in_five_seconds() -> None:
     assert window.next_at(0.5) == 5.0
     window.spend(5.0)
     assert window.next_at(5.0) == 5.1
+
+
+def test_an_abandoned_arena_table_scores_nothing_and_its_players_wait_again() -> None:
+    t = arena()
+    for user_id in (1, 2, 3):
+        t.join(Entrant(user_id, f"p{user_id}"), now=0.0)
+    t.seat("x", t.pair(0.0)[0])
+    t.abandon("x", now=30.0)
+    assert t.finishes == [] and t.waiting == {1: 30.0, 2: 30.0, 3: 30.0}
+    assert t.pair(30.0) == [(1, 2, 3)] and t.opened == 1
+
+
+def test_an_abandoned_knockout_table_is_seated_again_before_the_round_goes_on() -> None:
+    t = knockout()
+    for user_id in range(1, 9):
+        t.join(Entrant(user_id, f"p{user_id}"), now=0.0)
+    t.close_entries()
+    first, second = t.pair(0.0)
+    t.seat("a", first)
+    t.seat("b", second)
+    t.finish("a", first, now=1.0)
+    t.abandon("b", now=2.0)
+    assert not t.final_played() and t.pair(2.0) == [second]
+    t.seat("c", second)
+    assert t.round == 1
+    t.finish("c", second, now=3.0)
+    assert t.advancing() == [*first[:2], *second[:2]]
+    saved = Tournament.from_dict(t.to_dict())
+    assert saved.to_dict() == t.to_dict()
