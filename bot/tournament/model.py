@@ -432,3 +432,21 @@ class EditWindow:
 
     def spend(self, now: float) -> None:
         self.sent = [t for t in self.sent if t > now - self.seconds] + [now]
+
+
+def standings_lines(t: Tournament) -> list[tuple[int, str, int, int, bool]]:
+    """The standings picture's lines: (rank, name, points, games, on fire)."""
+    return [(s.rank, s.name, s.points, s.games, s.on_fire) for s in t.standings()]
+
+
+def bracket_names(t: Tournament) -> list[list[list[str]]]:
+    """The bracket picture's rounds: per table, its players' names in finishing order, and the
+    tables still playing (in seat order) in the round under way."""
+    rounds = [[[t.entrants[u].name for u in done.placings] for done in r] for r in t.rounds()]
+    if t.tables:
+        live = [[t.entrants[u].name for u in players] for players in t.tables.values()]
+        if rounds and t.rounds()[-1][0].round == t.round:
+            rounds[-1].extend(live)
+        else:
+            rounds.append(live)
+    return rounds

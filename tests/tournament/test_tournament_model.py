@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from bot.render.tournament import render_bracket, render_standings
 from bot.tournament.model import (
     EditWindow,
     Entrant,
@@ -14,8 +15,10 @@ from bot.tournament.model import (
     Kind,
     Tournament,
     TournamentError,
+    bracket_names,
     game_points,
     standings,
+    standings_lines,
     table_sizes,
 )
 
@@ -220,3 +223,20 @@ def test_an_abandoned_knockout_table_is_seated_again_before_the_round_goes_on() 
     assert t.advancing() == [*first[:2], *second[:2]]
     saved = Tournament.from_dict(t.to_dict())
     assert saved.to_dict() == t.to_dict()
+
+
+def test_the_pictures_lines_follow_the_standings_and_the_bracket() -> None:
+    t = knockout()
+    for user_id in range(1, 9):
+        t.join(Entrant(user_id, f"p{user_id}"), now=0.0)
+    t.close_entries()
+    first, second = t.pair(0.0)
+    t.seat("a", first)
+    t.seat("b", second)
+    t.finish("a", first, now=1.0)
+    names = bracket_names(t)
+    assert names == [[[f"p{u}" for u in first], [f"p{u}" for u in second]]]
+    assert render_bracket("Knockout", names).startswith(b"\x89PNG")
+    lines = standings_lines(t)
+    assert lines[0][:3] == (1, f"p{first[0]}", 4)
+    assert render_standings("Arena", lines).startswith(b"\x89PNG")
