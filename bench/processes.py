@@ -13,7 +13,7 @@ Prints one JSON object per checkout:
   while playing, and after the restart all together (restored tables redrawn);
 - identify: the seconds between the first and the last process connected, at each start;
 - budget_wait: what requests waited for the shared REST budget (p50 / p99, from each process's
-  /metrics histogram, as bucket bounds), and the database round trip of one reservation.
+  /metrics histogram, as bucket bounds), and the database round trip of taking one slot.
 
 Run: python bench/processes.py [--processes 10] [--tables 3] [--rest-per-second 50]
      [--baseline PATH]
@@ -189,7 +189,7 @@ async def budget_waits(children: list[Child]) -> dict[str, Any]:
 
 
 async def reservation_round_trip(url: str, checkout: Path) -> dict[str, float]:
-    """One reservation's database round trip, timed alone (this checkout's SQL)."""
+    """Taking one slot: its database round trip, timed alone (this checkout's SQL)."""
     if not (checkout / "bot" / "storage" / "postgres" / "coordination.py").exists():
         return {}
     from bot.storage.postgres.coordination import Coordination
@@ -200,7 +200,7 @@ async def reservation_round_trip(url: str, checkout: Path) -> dict[str, float]:
     try:
         for _ in range(500):
             start = time.perf_counter()
-            await coordination.reserve("bench", 1e-6, 0.0)
+            await coordination.try_take("bench", 1e-6, 0.0)
             spent.append(time.perf_counter() - start)
     finally:
         await coordination.close()

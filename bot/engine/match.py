@@ -9,6 +9,8 @@ from typing import Any
 
 from . import errors
 from .action import Action, Do
+from .ai_challenge import ChallengeRecord
+from .ai_memory import knowledge
 from .cards import CARD_POINTS, CARD_RANK, CODES, IS_NUMBER, Edition, edition_deck, shuffle
 from .game import Event, Game
 from .record import RoundLog
@@ -80,6 +82,9 @@ class Match:
         # and the log of the round being played.
         self.records: list[str] = []
         self.log: RoundLog | None = None
+        # What the table saw of each seat's Wild Draw Fours in the finished rounds (public:
+        # challenges and later plays), for the computer players' challenge judgment.
+        self.challenges = ChallengeRecord()
         self.dealer, self.dealer_events = choose_first_dealer(rules.edition, players, rng)
         self.game = self._new_round()
 
@@ -122,6 +127,8 @@ class Match:
 
     def _close_record(self, added: list[int]) -> None:
         rules = self.rules
+        if self.game.events:
+            self.challenges.add(knowledge(self.game, 0).wd4_reads)
         log, self.log = self.log, None
         # A team round replays through its partnerships, which records do not hold yet.
         if log is None or self.teams:
@@ -289,6 +296,7 @@ class Match:
             "game": self.game.to_dict(),
             "log": self.log.to_json() if self.log is not None else None,
             "records": list(self.records),
+            "challenges": {str(s): list(r) for s, r in self.challenges.reads.items()},
         }
 
     @classmethod
@@ -312,4 +320,7 @@ class Match:
         match.log = RoundLog.from_json(log) if log is not None else None
         # A match saved before rounds were recorded has its earlier rounds unrecorded.
         match.records = [str(r) for r in data.get("records", [""] * len(match.rounds))]
+        # A match saved before the Wild Draw Fours were kept starts its record afresh.
+        reads = data.get("challenges", {})
+        match.challenges = ChallengeRecord({int(s): [int(x) for x in r] for s, r in reads.items()})
         return match

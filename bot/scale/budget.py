@@ -1,10 +1,15 @@
 """The bot token's REST budget: every request Discord counts against the bot's global limit
-waits for a slot first, in this process (SQLite) or shared by every process (PostgreSQL).
+takes a slot first, in this process (SQLite) or shared by every process (PostgreSQL).
 
 Slots follow the generic cell rate algorithm: one every ``spacing`` seconds, and after a pause a
 short burst at once (up to ``burst`` seconds' worth). In any second at most
 ``(1 + burst) / spacing + 1`` requests go, which ``Pace.under`` keeps at 90 % of the given
 limit, the rest to spare for the time between a slot and the request's arrival.
+
+A slot is taken at the moment the request leaves, never reserved ahead: a request that finds
+none waits and asks again, so a loaded event loop that wakes it late cannot send it together
+with the requests whose slots came meanwhile. One request of a process asks at a time (in
+order); the others queue behind it.
 """
 
 from __future__ import annotations
@@ -23,6 +28,10 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 BUDGET = "bot"  # the one budget of the bot token
+# A slot whose answer took longer than this to come back may have been granted that long
+# before the request leaves: it is given up and another taken. Pace.under's spare 10 % covers
+# requests this late (0.1 s of slots is under a tenth of a second's).
+STALE = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +50,59 @@ class Pace:
 
 
 class Budget(Protocol):
-    """Something a request takes a slot from; returns the seconds it waited."""
+    """Something a request takes a slot from just before it leaves; returns the seconds it
+    was held up."""
 
     async def take(self) -> float: ...
+
+
+class Slots(Protocol):
+    """Where slots are kept: ``try_take`` takes one now and returns 0, or takes none and
+    returns the seconds until one may be free."""
+
+    async def try_take(self, name: str, spacing: float, burst: float) -> float: ...
+
+
+class LocalSlots:
+    """The slots of a process alone (the cell rate algorithm on this process's clock)."""
+
+    def __init__(self, *, clock: Clock = time.monotonic) -> None:
+        self.clock = clock
+        self._next: dict[str, float] = {}
+
+    async def try_take(self, name: str, spacing: float, burst: float) -> float:
+        return self.take_now(name, spacing, burst)
+
+    def take_now(self, name: str, spacing: float, burst: float) -> float:
+        now = self.clock()
+        due = self._next.get(name, float("-inf"))
+        if due - burst > now:
+            return due - burst - now
+        self._next[name] = max(due, now) + spacing
+        return 0.0
+
+
+class _Taker:
+    """Takes slots for one process: one at a time, in order; a late answer is given up."""
+
+    def __init__(self, pace: Pace, sleep: Sleep, clock: Clock) -> None:
+        self.pace = pace
+        self.sleep = sleep
+        self.clock = clock
+        self._turn = asyncio.Lock()  # FIFO: the requests of this process in order
+
+    async def take_from(self, slots: Slots) -> float:
+        """Wait for a slot of ``slots``; StorageError (the shared one) passes through."""
+        began = self.clock()
+        async with self._turn:
+            while True:
+                asked = self.clock()
+                wait = await slots.try_take(BUDGET, self.pace.spacing, self.pace.burst)
+                if wait <= 0:
+                    if self.clock() - asked <= STALE:
+                        return self.clock() - began
+                    continue  # granted too long ago to count on: take a fresh one
+                await self.sleep(wait)
 
 
 class LocalBudget:
@@ -51,26 +110,11 @@ class LocalBudget:
 
     def __init__(self, pace: Pace, *, clock: Clock = time.monotonic, sleep: Sleep = asyncio.sleep):
         self.pace = pace
-        self.clock = clock
-        self.sleep = sleep
-        self._next = float("-inf")
-
-    def reserve(self) -> float:
-        """Take the next slot: seconds until it comes (<= 0: now)."""
-        now = self.clock()
-        slot = max(self._next, now - self.pace.burst)
-        self._next = slot + self.pace.spacing
-        return slot - now
+        self.slots = LocalSlots(clock=clock)
+        self._taker = _Taker(pace, sleep, clock)
 
     async def take(self) -> float:
-        wait = self.reserve()
-        if wait > 0:
-            await self.sleep(wait)
-        return max(wait, 0.0)
-
-
-class Reserver(Protocol):
-    async def reserve(self, name: str, spacing: float, burst: float) -> float: ...
+        return await self._taker.take_from(self.slots)
 
 
 class SharedBudget:
@@ -78,27 +122,32 @@ class SharedBudget:
     cannot be reached, requests draw from this process's own budget instead (so they never
     stall), and the shared one is tried again at the next request."""
 
-    def __init__(self, shared: Reserver, pace: Pace, *, sleep: Sleep = asyncio.sleep) -> None:
+    def __init__(
+        self,
+        shared: Slots,
+        pace: Pace,
+        *,
+        sleep: Sleep = asyncio.sleep,
+        clock: Clock = time.monotonic,
+    ) -> None:
         self.shared = shared
         self.pace = pace
-        self.sleep = sleep
-        self.fallback = LocalBudget(pace, sleep=sleep)
+        self.fallback = LocalSlots(clock=clock)
+        self._taker = _Taker(pace, sleep, clock)
         self._failing = False
 
     async def take(self) -> float:
         try:
-            wait = await self.shared.reserve(BUDGET, self.pace.spacing, self.pace.burst)
+            waited = await self._taker.take_from(self.shared)
         except StorageError as error:
             if not self._failing:
                 log.warning("the shared REST budget is unreachable, pacing alone: %s", error)
                 self._failing = True
-            return await self.fallback.take()
+            return await self._taker.take_from(self.fallback)
         if self._failing:
             log.info("the shared REST budget is reachable again")
             self._failing = False
-        if wait > 0:
-            await self.sleep(wait)
-        return max(wait, 0.0)
+        return waited
 
 
 class Switch:

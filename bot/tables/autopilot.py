@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.engine import Action, Game, Phase
+from bot.engine.ai import ChallengeRecord
 
 from .scheduler import Scheduler
 from .snapshot import TableSnapshot
@@ -23,7 +24,13 @@ KINDS = ("computer", "next", "turn", "lobby", "catch", "jump")
 CATCHING_LEVELS = ("normal", "hard")  # easy computers never catch a forgotten UNO
 JUMPING_LEVELS = ("normal", "hard")  # nor jump in
 
-Brain = Callable[[Game, int, str, random.Random], Action]
+
+class Brain(Protocol):
+    """A computer player's decision: ``bot.engine.ai.decide`` or a stand-in for tests."""
+
+    def __call__(
+        self, game: Game, seat: int, level: str, rng: random.Random, *, record: ChallengeRecord
+    ) -> Action: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +42,7 @@ class ComputerTurn:
     level: str
     game: Game
     seed: int
+    record: ChallengeRecord  # the match's earlier rounds' Wild Draw Fours, a private copy
 
 
 class Driven(Protocol):
@@ -155,5 +163,7 @@ class Autopilot:
         if turn is None or self.brain is None:
             return
         rng = random.Random(turn.seed)
-        action = await asyncio.to_thread(self.brain, turn.game, turn.seat, turn.level, rng)
+        action = await asyncio.to_thread(
+            self.brain, turn.game, turn.seat, turn.level, rng, record=turn.record
+        )
         await self.tables.computer_move(table_id, turn, action)

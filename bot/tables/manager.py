@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from bot.engine import Action, Do, Game, RuleSet
-from bot.engine.ai import decide, jump_in
+from bot.engine.ai import ChallengeRecord, decide, jump_in
 
 from . import lobby, play, teams
 from .autopilot import JUMPING_LEVELS, Autopilot, Brain, ComputerTurn
@@ -470,8 +470,11 @@ class TableManager:
             level = table.seats[seat].computer if seat >= 0 else None
             if level is None:
                 return None
-            game = Game.from_dict(table.match.game.to_dict())
-            return ComputerTurn(table.version, seat, level, game, table.seed ^ table.version)
+            match = table.match
+            game = Game.from_dict(match.game.to_dict())
+            record = ChallengeRecord(match.challenges.reads)
+            seed = table.seed ^ table.version
+            return ComputerTurn(table.version, seat, level, game, seed, record)
 
     async def computer_move(self, table_id: str, turn: ComputerTurn, action: Action) -> None:
         """Play what the computer decided, unless the table moved on meanwhile."""

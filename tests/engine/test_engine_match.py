@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from bot.engine import Edition, Game, Match, RuleError, RuleSet, Scoring
+from bot.engine.ai_memory import knowledge
 from bot.engine.cards import CARD_POINTS, CARD_RANK, IS_NUMBER, parse_card
 from bot.engine.match import choose_first_dealer
 from bot.engine.simulate import random_policy
@@ -272,3 +273,24 @@ def test_forfeit_in_a_round_with_more_seats() -> None:
     for seat in (0, 1, 2):
         game.leave(seat)
     assert game.over and game.winner == 3 and game.points == [0, 0, 0, 0]
+
+
+def test_the_match_keeps_each_seats_wild_draw_fours_from_round_to_round() -> None:
+    rng = random.Random(4)
+    match = Match(RuleSet(edition=Edition.CLASSIC, target=100_000), 3, random.Random(4))
+    expected: dict[int, list[int]] = {}
+    for _ in range(12):
+        finish(match.game, rng)
+        seen = knowledge(match.game, 1).wd4_reads
+        assert match.challenges.reads == expected  # a round counts once it is over
+        match.finish_round()
+        for seat, reads in seen.items():
+            expected.setdefault(seat, []).extend(reads)
+        assert match.challenges.reads == expected
+        match = Match.from_dict(match.to_dict())  # a restart keeps it
+        assert match.challenges.reads == expected
+        match.next_round()
+    assert sum(map(len, expected.values())) > 5
+    old = match.to_dict()
+    del old["challenges"]  # saved before the record was kept
+    assert Match.from_dict(old).challenges.reads == {}

@@ -3,10 +3,13 @@ shared REST budget."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+
 import asyncpg
 import pytest
 
-from bot.scale.budget import LocalBudget, Pace, SharedBudget
+from bot.scale.budget import STALE, LocalBudget, Pace, SharedBudget
 from bot.storage import Storage, StorageError
 from bot.storage.postgres.coordination import LEASE_CLASS, Coordination, HeldElsewhere
 
@@ -85,45 +88,115 @@ async def test_identify_turns_are_spaced_per_bucket_across_processes(url: str) -
 
 
 async def test_the_shared_budget_spaces_every_processs_requests(url: str) -> None:
-    pace = Pace(spacing=100.0, burst=0.0)
     one, two = Coordination(url, []), Coordination(url, [])
     await one.open()
     await two.open()
     try:
-        waits = [await c.reserve("test", pace.spacing, pace.burst) for c in (one, two) * 3]
+        first = await one.try_take("test", 100.0, 0.0)
+        # Refused takes keep nothing: each still waits for the one slot 100 s on.
+        refused = [await c.try_take("test", 100.0, 0.0) for c in (two, one) * 3]
+        other = await two.try_take("other", 100.0, 0.0)  # another budget is its own
     finally:
         await one.close()
         await two.close()
-    # Six requests from two processes: one slot each, 100 s apart on the server's clock.
-    assert waits[0] <= 0.0
-    for n, wait in enumerate(waits[1:], start=1):
-        assert 100.0 * n - 5.0 < wait <= 100.0 * n
+    assert first == 0.0 and other == 0.0
+    for wait in refused:
+        assert 95.0 < wait <= 100.0
+
+
+async def test_an_idle_shared_budget_lets_a_short_burst_go(url: str) -> None:
+    one, two = Coordination(url, []), Coordination(url, [])
+    await one.open()
+    await two.open()
+    try:
+        waits = [await c.try_take("test", 100.0, 250.0) for c in (one, two, one, two)]
+    finally:
+        await one.close()
+        await two.close()
+    # 250 s of burst: three slots at once, then the next one 50 s on.
+    assert waits[:3] == [0.0, 0.0, 0.0]
+    assert 45.0 < waits[3] <= 50.0
 
 
 async def test_an_unreachable_shared_budget_falls_back_to_the_processs_own(url: str) -> None:
     down = Coordination(url, [])  # never opened: no connection
+    now = [0.0]
     slept: list[float] = []
 
     async def sleep(seconds: float) -> None:
         slept.append(seconds)
+        now[0] += seconds
 
-    budget = SharedBudget(down, Pace(spacing=0.5, burst=0.0), sleep=sleep)
+    budget = SharedBudget(down, Pace(spacing=0.5, burst=0.0), sleep=sleep, clock=lambda: now[0])
     await budget.take()
     await budget.take()
-    assert len(slept) == 1 and 0 < slept[0] <= 0.5
+    assert slept == [0.5]
     with pytest.raises(StorageError):
-        await down.reserve("test", 0.5, 0.0)
+        await down.try_take("test", 0.5, 0.0)
 
 
-def test_a_local_budget_lets_a_short_burst_go_then_spaces_requests() -> None:
-    now = [100.0]
-    budget = LocalBudget(Pace(spacing=0.1, burst=0.25), clock=lambda: now[0])
-    waits = [budget.reserve() for _ in range(6)]
+class Loaded:
+    """A clock and a sleep whose wake-ups come late, as on a loaded event loop."""
+
+    def __init__(self, late: float) -> None:
+        self.now = 100.0
+        self.late = late
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(0)
+        self.now += seconds + self.late
+
+
+def worst_second(times: list[float]) -> int:
+    return max(sum(1 for t in times if start <= t < start + 1.0) for start in times)
+
+
+async def test_requests_woken_late_never_bunch_past_the_pace() -> None:
+    loaded = Loaded(late=0.7)
+    pace = Pace(spacing=0.25, burst=0.0)
+    budget = LocalBudget(pace, clock=loaded.clock, sleep=loaded.sleep)
+    sent: list[float] = []
+
+    async def request() -> None:
+        await budget.take()
+        sent.append(loaded.now)
+
+    await asyncio.gather(*(request() for _ in range(12)))
+    # Each slot is taken when its request leaves, so a late wake-up only delays it.
+    assert len(sent) == 12
+    assert all(b - a >= pace.spacing for a, b in itertools.pairwise(sent))
+    assert worst_second(sent) <= 1 / pace.spacing + 1
+
+
+async def test_a_slot_granted_too_long_ago_is_given_up_for_a_fresh_one() -> None:
+    now = [0.0]
+    answers = [0.0, 0.0]  # both grants; the first answer comes back late
+
+    class Slow:
+        async def try_take(self, name: str, spacing: float, burst: float) -> float:
+            if len(answers) == 2:
+                now[0] += STALE * 2
+            return answers.pop(0)
+
+    async def sleep(seconds: float) -> None:
+        raise AssertionError("no wait expected")
+
+    budget = SharedBudget(Slow(), Pace(spacing=0.5, burst=0.0), sleep=sleep, clock=lambda: now[0])
+    await budget.take()
+    assert answers == []  # the late grant was not used
+
+
+async def test_a_local_budget_lets_a_short_burst_go_then_spaces_requests() -> None:
+    loaded = Loaded(late=0.0)
+    budget = LocalBudget(Pace(spacing=0.1, burst=0.25), clock=loaded.clock, sleep=loaded.sleep)
+    waits = [await budget.take() for _ in range(6)]
     # An idle budget: 0.25 s worth goes at once (three requests), then one every 0.1 s.
-    assert [w <= 0 for w in waits] == [True, True, True, False, False, False]
-    assert waits[3:] == pytest.approx([0.05, 0.15, 0.25])
-    now[0] += 10.0  # idle again: another burst
-    assert budget.reserve() <= 0
+    assert waits == pytest.approx([0.0, 0.0, 0.0, 0.05, 0.1, 0.1])
+    loaded.now += 10.0  # idle again: another burst
+    assert await budget.take() == 0.0
 
 
 def test_a_pace_under_a_limit_keeps_its_worst_second_below_it() -> None:

@@ -9,7 +9,8 @@ import random
 import pytest
 
 from bot.engine import Action, Game, RuleSet
-from bot.engine.ai import decide
+from bot.engine.ai import ChallengeRecord, decide
+from bot.engine.ai_memory import BLUFF
 from bot.engine.cards import CARD_INDEX, Edition
 from bot.engine.game import Phase
 from bot.storage import Storage, StorageWriteError
@@ -205,10 +206,14 @@ async def test_restart_restores_every_table_exactly(storage: Storage) -> None:
 async def test_computers_hand_over_engine_actions_and_finish_a_match(storage: Storage) -> None:
     scheduler = ManualScheduler()
     decided: list[Action] = []
+    records: list[ChallengeRecord] = []
 
-    def brain(game: Game, seat: int, level: str, rng: random.Random) -> Action:
-        action = decide(game, seat, level, rng)
+    def brain(
+        game: Game, seat: int, level: str, rng: random.Random, *, record: ChallengeRecord
+    ) -> Action:
+        action = decide(game, seat, level, rng, record=record)
         decided.append(action)
+        records.append(record)
         return action
 
     manager = TableManager(storage, scheduler=scheduler, rng=random.Random(3), brain=brain)
@@ -223,6 +228,10 @@ async def test_computers_hand_over_engine_actions_and_finish_a_match(storage: St
     for level in ("normal", "easy", "hard"):
         await manager.act("t10", who(ALICE), AddComputer(level))
     await manager.act("t10", who(ALICE), Start())
+    # What the match saw of Wild Draw Fours before reaches its computers, as a private copy.
+    match = manager.tables["t10"].match
+    assert match is not None
+    match.challenges.add({0: [BLUFF, BLUFF]})
     for _ in range(2000):
         table = manager.tables.get("t10")
         if table is None:
@@ -235,6 +244,8 @@ async def test_computers_hand_over_engine_actions_and_finish_a_match(storage: St
             await scheduler.advance(5)
     assert "t10" not in manager.tables
     assert decided and all(isinstance(a, Action) for a in decided)
+    assert records and all(r.of(0) == [BLUFF, BLUFF] for r in records)
+    assert all(r is not match.challenges for r in records)
     page = await storage.recent_matches(5, 10, 0)
     assert len(page) == 1
     assert await storage.load_tables() == []

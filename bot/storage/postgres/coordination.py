@@ -27,14 +27,22 @@ T = TypeVar("T")
 LEASE_CLASS = 0x756E6F
 IDENTIFY_CLASS = LEASE_CLASS + 1  # ...and the shard's max_concurrency bucket
 
-# The slot of the next request: no earlier than the budget's next moment, nor than ``burst``
-# seconds ago (an idle budget lets a short burst go at once); the budget moves one spacing on.
-# The server's clock serves every process alike. Returns the seconds to wait (<= 0: none).
-_RESERVE = """
-UPDATE rest_budget SET next_at = GREATEST(next_at, now.t - $3) + $2
-FROM (SELECT extract(epoch FROM clock_timestamp())::double precision AS t) AS now
-WHERE name = $1
-RETURNING next_at - $2 - now.t
+# A slot now, if the budget has one: the cell rate algorithm on the database's clock, which
+# serves every process alike. The row is free when its next slot is at most ``burst`` seconds
+# ahead (an idle budget lets a short burst go at once); taking it moves the slot one spacing on.
+# The condition is in WHERE, so a concurrent take is seen (the row is read again once its lock
+# is free). Returns 0 when taken, else the seconds until the next slot; NULL: no row yet.
+_TAKE = """
+WITH taken AS (
+    UPDATE rest_budget
+    SET next_at = GREATEST(next_at, extract(epoch FROM clock_timestamp())::double precision) + $2
+    WHERE name = $1 AND next_at - $3 <= extract(epoch FROM clock_timestamp())::double precision
+    RETURNING 1
+)
+SELECT CASE WHEN EXISTS (SELECT FROM taken) THEN 0.0 ELSE (
+    SELECT GREATEST(next_at - $3 - extract(epoch FROM clock_timestamp())::double precision, 1e-4)
+    FROM rest_budget WHERE name = $1
+) END
 """
 
 _IDENTIFY = """
@@ -135,18 +143,18 @@ class Coordination:
             except _DRIVER_ERRORS as error:
                 raise StorageError(f"Could not coordinate: {describe(error)}.") from error
 
-    async def reserve(self, name: str, spacing: float, burst: float) -> float:
-        """Reserve the next request of a shared budget: seconds to wait before sending it."""
+    async def try_take(self, name: str, spacing: float, burst: float) -> float:
+        """Take a slot of a shared budget now (0), or none: the seconds until one may be free."""
 
         async def work(conn: asyncpg.Connection[asyncpg.Record]) -> float:
-            wait = await conn.fetchval(_RESERVE, name, spacing, burst, timeout=self.timeout)
+            wait = await conn.fetchval(_TAKE, name, spacing, burst, timeout=self.timeout)
             if wait is None:  # the budget's first use (or the server lost it in a crash)
                 await conn.execute(
                     "INSERT INTO rest_budget (name, next_at) VALUES ($1, 0) "
                     "ON CONFLICT (name) DO NOTHING",
                     name,
                 )
-                wait = await conn.fetchval(_RESERVE, name, spacing, burst, timeout=self.timeout)
+                wait = await conn.fetchval(_TAKE, name, spacing, burst, timeout=self.timeout)
             return float(wait)
 
         return await self._on_connection(work)

@@ -1,0 +1,1 @@
+"""Server tournaments: the pure model (pairing, scoring, standings) and the manager."""

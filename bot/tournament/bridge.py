@@ -1,0 +1,99 @@
+"""Tournament tables at the table manager: opened through its lobby, their ends reported back."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot.engine import RuleSet
+from bot.tables.commands import Actor, Start
+from bot.tables.manager import TableManager
+from bot.tables.snapshot import TableSnapshot
+from bot.tables.table import Seat, Status
+
+from .manager import TournamentManager
+from .model import Entrant, Tournament
+
+log = logging.getLogger(__name__)
+
+ThreadFor = Callable[[Tournament, str], Awaitable[int | None]]
+
+
+def placings_of(table: TableSnapshot) -> list[int]:
+    """A finished table's players as the league places them: the winners, then those still
+    in by points (fewest first when lowest scores win), leavers last."""
+    scores = table.scores
+    if scores is None:
+        return [seat.user_id for seat in table.seats]
+    lowest = scores.scoring == "lowest"
+    order = sorted(
+        range(len(table.seats)),
+        key=lambda s: (
+            s not in scores.winners,
+            not scores.active[s],
+            scores.totals[s] if lowest else -scores.totals[s],
+            s,
+        ),
+    )
+    return [table.seats[s].user_id for s in order]
+
+
+class ManagedTables:
+    """Opens each tournament table as a started lobby of the table manager (in a thread when
+    ``thread_for`` gives one) and tells the tournament manager when one ends."""
+
+    def __init__(
+        self, tables: TableManager, rules: RuleSet, thread_for: ThreadFor | None = None
+    ) -> None:
+        self.tables = tables
+        self.rules = rules
+        self.thread_for = thread_for
+        self.tournaments: TournamentManager | None = None
+        self._tasks: set[asyncio.Task[object]] = set()
+        tables.subscribe(self.on_commit)
+
+    async def open_table(
+        self, tournament: Tournament, players: Sequence[Entrant], berserk: frozenset[int]
+    ) -> str:
+        number = tournament.opened + 1
+        table_id = f"{tournament.tournament_id}-{number}"
+        people = [p for p in players if p.computer is None] or list(players)
+        host = Actor(people[0].user_id, people[0].name)
+        seats = [Seat(p.user_id, p.name, p.computer) for p in players]
+        await self.tables.create(
+            table_id,
+            tournament.guild_id,
+            tournament.channel_id,
+            host,
+            self.rules,
+            threads=True,
+            seats=seats,
+        )
+        thread_id = await self.thread_for(tournament, table_id) if self.thread_for else None
+        await self.tables.act(table_id, host, Start(thread_id))
+        return table_id
+
+    def on_commit(self, table: TableSnapshot) -> None:
+        """Heard under the table's lock: the report runs as its own task."""
+        if self.tournaments is None or table.status not in (Status.FINISHED, Status.CANCELLED):
+            return
+        if self.tournaments.owner_of(table.table_id) is None:
+            return
+        if table.status is Status.FINISHED:
+            report = self.tournaments.table_finished(table.table_id, placings_of(table))
+        else:
+            report = self.tournaments.table_abandoned(table.table_id)
+        task = asyncio.get_running_loop().create_task(report)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[object]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a tournament table's end was not counted", exc_info=task.exception())
+
+    async def settle(self) -> None:
+        """Wait for the reports under way (tests, and shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
