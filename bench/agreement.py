@@ -1,11 +1,16 @@
 """Agreement benchmark: how often easy, normal and hard computer players agree with the hard
 player's judgement, over seeded simulated rounds (the figure /uno history shows each player).
 
-Run: .venv/bin/python bench/agreement.py [--rounds 1000] [--rollouts 0] [--seed 1]; prints JSON.
+Run: .venv/bin/python bench/agreement.py [--rounds 1000] [--rollouts 24] [--seed 1]
+[--independent-hard]; prints JSON.
 
 Each round seats one computer player of each level (their seats rotating with the seed) and is
 played headless (bot/engine/playout.py); then every turn decision of every seat is judged by
-bot/engine/review.py's ``agreement``, as /uno history does for people. Reported: per level the
+bot/engine/review.py's ``agreement``, as /uno history does for people. The hard seat plays as
+the judge's reference does (``ai.reference``: its search seeded by the round and the move), so
+it must agree with itself at every decision; ``--independent-hard`` lets it search with the
+table's own generator instead, which measures how much the reference's search disagrees with
+another run of itself. Reported: per level the
 decisions, the agreed ones and the share, whether the shares rank easy < normal < hard, and the
 time judging took.
 """
@@ -37,6 +42,7 @@ def main() -> None:
         "--rollouts", type=int, default=HARD_ROLLOUTS, help="the judge's and hard players' search"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--independent-hard", action="store_true")
     args = parser.parse_args()
     made = dict.fromkeys(LEVELS, 0)
     agreed = dict.fromkeys(LEVELS, 0)
@@ -55,6 +61,7 @@ def main() -> None:
             leave=0.0,
             max_rounds=1,
             hard_rollouts=args.rollouts,
+            hard_reference=not args.independent_hard,
         )
         play_s += time.perf_counter() - start
         start = time.perf_counter()
@@ -69,6 +76,7 @@ def main() -> None:
             {
                 "rounds": args.rounds,
                 "judge_rollouts": args.rollouts,
+                "hard_plays_reference": not args.independent_hard,
                 "decisions": made,
                 "agreed": agreed,
                 "agreement": shares,

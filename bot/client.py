@@ -89,7 +89,8 @@ class UnoBot(commands.AutoShardedBot):
         before the first request to Discord: the login itself spends from that budget."""
         if self.storage is None:
             self.storage = await open_storage(self.settings)
-        if self._shared_database() and self.coordination is None:
+        # Auto-sharded (no SHARD_COUNT): the shards are known from /gateway/bot, in setup_hook.
+        if self._shared_database() and self.coordination is None and self.shard_count:
             await self._coordinate()
         await super().login(token)
 
@@ -99,6 +100,8 @@ class UnoBot(commands.AutoShardedBot):
         self.tables.storage = self.storage
         if self.settings.shard_count is not None or self._shared_database():
             await self._read_gateway_limits()
+        if self._shared_database() and self.coordination is None:
+            await self._coordinate()  # every shard Discord asked for, now that they are known
         if self.settings.metrics_port is not None:
             await self._serve_ops(self.settings.metrics_port)
         for extension in EXTENSIONS:

@@ -616,6 +616,18 @@ def decide(
     raise ValueError(f"unknown level {level!r}")
 
 
+def reference(game: Game, seat: int, seed: int, number: int, rollouts: int) -> Action:
+    """The hard player's choice as a reference: its search seeded by the round's ``seed`` and
+    the action's ``number`` and ended on its rollout count alone, so the same place always
+    gets the same answer (judging a decision needs a judge that does not change its mind)."""
+    return _hard(game, seat, random.Random(seed ^ number), _still, 1.0, rollouts)
+
+
+def _still() -> float:
+    """A clock that never moves: a search ends on its rollout count alone."""
+    return 0.0
+
+
 def out_of_turn(game: Game, seat: int, level: str, rng: random.Random) -> Action | None:
     """An UNO call for this seat, or (normal, hard) a catch of someone who forgot, or None."""
     if level not in LEVELS:

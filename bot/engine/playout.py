@@ -25,11 +25,13 @@ def play_match(
     leave: float = 0.002,
     max_rounds: int = 20,
     hard_rollouts: int = 40,
+    hard_reference: bool = False,
 ) -> Match:
     """A match between computer players at ``levels``, seeded; returns it finished (or after
     ``max_rounds``). ``forget_uno``: how often a play leaving one card forgets the UNO call;
     ``leave``: the chance per action that a seat leaves (never below two players);
-    ``hard_rollouts``: the hard players' search, in rollouts per decision."""
+    ``hard_rollouts``: the hard players' search, in rollouts per decision; ``hard_reference``:
+    the hard players decide as the reference judging decisions does (``ai.reference``)."""
     rng = random.Random(seed)
     match = Match(rules, len(levels), random.Random(rng.getrandbits(64)))
     while True:
@@ -37,7 +39,7 @@ def play_match(
         for _ in range(ROUND_ACTIONS_CAP):
             if game.over:
                 break
-            _step(match, levels, rng, forget_uno, leave, hard_rollouts)
+            _step(match, levels, rng, forget_uno, leave, hard_rollouts, hard_reference)
         if not game.over:
             return match  # a round nobody ends (should not happen): give up on the match
         if not match.round_scored:
@@ -54,6 +56,7 @@ def _step(
     forget_uno: float,
     leave: float,
     hard_rollouts: int,
+    hard_reference: bool = False,
 ) -> None:
     """One thing happening at the table: a seat leaving, an out-of-turn call, or a move."""
     game = match.game
@@ -79,7 +82,12 @@ def _step(
                     _settle(match)
                     return
     seat = game.current
-    action = ai.decide(game, seat, levels[seat], rng, max_rollouts=hard_rollouts)
+    log = match.log
+    if hard_reference and levels[seat] == "hard" and log is not None:
+        number = log.size + 1  # as the round's record will number this action
+        action = ai.reference(game, seat, log.seed, number, hard_rollouts)
+    else:
+        action = ai.decide(game, seat, levels[seat], rng, max_rollouts=hard_rollouts)
     if action.uno and rng.random() < forget_uno:
         action = Action(action.seat, action.do, action.card, action.color, False, action.target)
     match.apply(action)

@@ -342,6 +342,11 @@ class RoundLog:
         self.moves += _token(action)
 
     @property
+    def size(self) -> int:
+        """How many actions are recorded so far."""
+        return len(_moves(self.moves))
+
+    @property
     def commitment(self) -> str:
         """The deal's commitment (what the table shows while the seed stays secret)."""
         return commitment(self.seed, [_CARD_OF[c] for c in self.deck])

@@ -6,7 +6,6 @@ through ``_kind`` and ``_get``, so a change of the events' form touches one plac
 
 from __future__ import annotations
 
-import random
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -208,27 +207,18 @@ def agreement(
     record: RoundRecord, seats: Collection[int], *, rollouts: int = HARD_ROLLOUTS
 ) -> dict[int, Agreement]:
     """Per seat in ``seats``: its turn decisions, and how many the hard computer player, put in
-    its place at that moment, would have made too. The hard player searches a fixed number of
-    rollouts with a generator seeded by the round and the move, so the answer never changes."""
+    its place at that moment, would have made too (``ai.reference``: the answer never changes)."""
     asked = {seat: [0, 0] for seat in seats}
     game = record.new_game()
     for number, action in enumerate(record.actions, start=1):
         seat = action.seat
         tally = asked.get(seat)
         if tally is not None and action.do in DECISIONS and game.current == seat and not game.over:
-            rng = random.Random(record.seed ^ number)
-            hard = ai.decide(
-                game, seat, "hard", rng, clock=_still, budget_s=1.0, max_rollouts=rollouts
-            )
+            hard = ai.reference(game, seat, record.seed, number, rollouts)
             tally[0] += 1
             tally[1] += same_choice(action, hard)
         apply_recorded(game, action)
     return {seat: Agreement(seat, made, agreed) for seat, (made, agreed) in asked.items()}
-
-
-def _still() -> float:
-    """A clock that never moves: the hard player's search ends on its rollout count alone."""
-    return 0.0
 
 
 @lru_cache(maxsize=64)

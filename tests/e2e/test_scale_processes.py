@@ -92,7 +92,15 @@ async def test_two_processes_over_one_budget_never_exceed_it_together(
     assert len(waits) == 50 and max(waits) > 0
 
 
-async def spawn(fake: FakeDiscord, url: str, shard: int, name: str, tmp_path: Path) -> BotProcess:
+async def spawn(
+    fake: FakeDiscord,
+    url: str,
+    shard: int,
+    name: str,
+    tmp_path: Path,
+    *,
+    auto_sharded: bool = False,
+) -> BotProcess:
     env = {
         **os.environ,
         "DISCORD_TOKEN": fake.token,
@@ -102,6 +110,9 @@ async def spawn(fake: FakeDiscord, url: str, shard: int, name: str, tmp_path: Pa
         URL_ENV: fake.base_url,
     }
     env.pop("DEV_GUILD_IDS", None)
+    if auto_sharded:  # Discord picks the shard count
+        env.pop("SHARD_COUNT")
+        env.pop("SHARD_IDS")
     log = tmp_path / f"{name}.log"
     with log.open("wb") as out:
         process = await asyncio.create_subprocess_exec(
@@ -186,3 +197,23 @@ async def test_a_database_restart_mid_game_keeps_every_live_table(
             assert "Traceback" not in bot.output(), bot.output()
     finally:
         await storage.close()
+
+
+async def test_an_auto_sharded_process_leases_every_shard_discord_asks_for(
+    fake_discord: FakeDiscord, database: str, tmp_path: Path, processes: list[BotProcess]
+) -> None:
+    fake = fake_discord
+    fake.shards = 2  # what /gateway/bot recommends
+    await (await Storage.open(database)).close()
+    first = await launch(fake, database, 1, "first", tmp_path, processes)
+
+    auto = await spawn(fake, database, 0, "auto", tmp_path, auto_sharded=True)
+    processes.append(auto)
+    assert await asyncio.wait_for(auto.process.wait(), EXIT_TIMEOUT) == 1
+    assert "uno-bot: shard 1 is already run by another live process" in auto.output()
+
+    first.process.send_signal(signal.SIGKILL)
+    await first.process.wait()
+    again = await spawn(fake, database, 0, "again", tmp_path, auto_sharded=True)
+    processes.append(again)
+    await until(lambda: "holding the lease of shards 0, 1" in again.output(), "both leases")

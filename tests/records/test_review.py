@@ -159,3 +159,16 @@ def test_a_wild_cards_color_is_a_matter_of_taste() -> None:
 def test_a_round_that_no_longer_replays_has_no_awards_and_breaks_nothing() -> None:
     record = scripted([act(1, "play", "red-9"), act(0, "play", "yellow-7")])  # not in hand
     assert round_awards(record.to_text()) == ()
+
+
+def test_a_hard_player_playing_as_the_reference_agrees_with_itself() -> None:
+    match = play_match(
+        RuleSet(target=None),
+        ("hard", "easy"),
+        7,
+        max_rounds=1,
+        hard_rollouts=8,
+        hard_reference=True,
+    )
+    result = agreement(RoundRecord.from_text(match.records[0]), [0], rollouts=8)[0]
+    assert result.decisions > 0 and result.agreed == result.decisions
