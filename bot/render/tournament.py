@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .art import GOLD, RGB
+from .art import RGB
 from .common import encode_png, player_name, put_text, vertical_gradient
+from .leaderboard import INK, MEDALS, MUTED
 
 WIDTH = 720
 HEADER = 64
 ROW = 40
 MARGIN = 20
-INK: RGB = (245, 245, 245)
-MUTED: RGB = (170, 180, 175)
 FIRE: RGB = (255, 140, 40)
 TOP: RGB = (22, 70, 52)
 BOTTOM: RGB = (10, 34, 26)
-MEDALS: tuple[RGB, ...] = (GOLD, (205, 210, 220), (205, 127, 50))
 CELL_W = 220
 CELL_ROW = 30
 
