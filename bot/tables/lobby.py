@@ -41,6 +41,8 @@ def new_table(
     seats: Sequence[Seat] = (),
     rematch_of: str | None = None,
     locale: str = "en",
+    tournament_id: str | None = None,
+    berserk: Sequence[int] = (),
 ) -> Table:
     """A lobby with the host seated (turn timer settings come from the server's); a rematch
     keeps the finished match's ``seats`` in their order, the host among them."""
@@ -67,6 +69,8 @@ def new_table(
         lobby_deadline=now + lobby_seconds if lobby_seconds else None,
         computers=computers,
         locale=locale,
+        tournament_id=tournament_id,
+        berserk=list(berserk),
     )
 
 
