@@ -53,7 +53,8 @@ def new_table(
         else Seat(seat.user_id, seat.name, seat.computer)
         for seat in seats[:MAX_SEATS]
     ]
-    if not any(seat.user_id == host.user_id and seat.computer is None for seat in taken):
+    # A tournament's table of computers alone is hosted by one of them (already seated).
+    if not any(seat.user_id == host.user_id for seat in taken):
         taken.insert(0, Seat(host.user_id, seat_name(host.name)))
     return Table(
         table_id=table_id,

@@ -289,7 +289,7 @@ class TournamentManager:
         now = self.clock()
         planned: list[tuple[str, tuple[int, ...], frozenset[int]]] = []
         for group in t.pair(now):
-            table_id = f"{t.tournament_id}-{t.opened + 1}"
+            table_id = f"{t.tournament_id}t{t.opened + 1}"  # a table id: [0-9a-z] only
             berserk = frozenset(u for u in group if u in t.berserk)
             t.seat(table_id, group)
             planned.append((table_id, group, berserk))

@@ -32,7 +32,7 @@ class FakeTables:
         berserk: frozenset[int],
     ) -> None:
         self.count += 1
-        assert table_id == f"{tournament.tournament_id}-{self.count}"
+        assert table_id == f"{tournament.tournament_id}t{self.count}"
         assert table_id in tournament.tables, "opened before the tournament saved it"
         for entrant in players:
             assert entrant.user_id not in self.seated, "a player at two tables"
