@@ -149,6 +149,8 @@ class PlayerStats:
     favourite_edition: Edition | None
     rated_matches: int = 0
     official_only: bool = False  # counts and ratings from official-rules matches only
+    team_matches: int = 0  # matches played in a team (counted in matches too)
+    team_wins: int = 0  # the team matches their team won (counted in wins too)
 
     @property
     def display_rating(self) -> int:
@@ -174,6 +176,7 @@ class PlayerResult:
     winner: bool
     rating_before: float | None  # season ordinal; None when the seat was not rated
     rating_after: float | None
+    team: int | None = None  # the seat's team in a team match (seat mod teams)
 
     @property
     def display_before(self) -> int | None:
@@ -200,6 +203,7 @@ class MatchSummary:
     players: int
     winners: list[PlayerResult]
     house_rules: HouseRules = field(default_factory=dict)  # empty: official rules
+    teams: int = 0  # 0: every player for themselves
     tournament_id: str | None = None  # played in this server tournament
 
     @property
@@ -236,6 +240,7 @@ class MatchDetail:
     rounds: list[RoundSummary]
     events: list[dict[str, Any]]
     house_rules: HouseRules = field(default_factory=dict)  # empty: official rules
+    teams: int = 0  # 0: every player for themselves
     tournament_id: str | None = None  # played in this server tournament
 
     @property

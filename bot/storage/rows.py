@@ -71,24 +71,27 @@ SETTINGS_COLUMNS = (
     "lobby_minutes, computers_allowed, computer_level, computers_rated, rate_house_rules, "
     "house_rules, language, tournaments_open"
 )
-RESULT_COLUMNS = "seat, user_id, name, points, place, computer, winner, rating_before, rating_after"
+RESULT_COLUMNS = (
+    "seat, user_id, name, points, place, computer, winner, rating_before, rating_after, team"
+)
 DETAIL_COLUMNS = (
     "number, match_uid, guild_id, channel_id, season, edition, scoring, target, started_at, "
-    "finished_at, rounds, round_winners, events, house_rules"
+    "finished_at, rounds, round_winners, events, house_rules, teams"
 )
 BOARD_COLUMNS = "s.user_id, COALESCE(n.name, ''), s.matches, s.wins, s.points, s.ordinal, s.rated"
 STATS_COLUMNS = (
     "s.matches, s.wins, s.points, s.rounds_won, s.best_round, s.mu, s.sigma, s.ordinal, "
-    "COALESCE(n.name, ''), s.matches_classic, s.matches_sonic, s.matches_mario, s.rated"
+    "COALESCE(n.name, ''), s.matches_classic, s.matches_sonic, s.matches_mario, s.rated, "
+    "s.team_matches, s.team_wins"
 )
 EXPORT_STANDING_COLUMNS = (
     "s.season, s.official_only, s.user_id, COALESCE(n.name, ''), s.matches, s.wins, s.points, "
     "s.rounds_won, s.best_round, s.matches_classic, s.matches_sonic, s.matches_mario, s.mu, "
-    "s.sigma, s.ordinal, s.rated"
+    "s.sigma, s.ordinal, s.rated, s.team_matches, s.team_wins"
 )
 EXPORT_MATCH_COLUMNS = (
     "match_id, number, match_uid, season, channel_id, edition, scoring, target, started_at, "
-    "finished_at, rounds, round_winners, events, house_rules"
+    "finished_at, rounds, round_winners, events, house_rules, teams"
 )
 _EXPORT_STANDING_KEYS = (
     "season",
@@ -105,6 +108,8 @@ _EXPORT_STANDING_KEYS = (
     "sigma",
     "rating",
     "rated_matches",
+    "team_matches",
+    "team_wins",
 )
 
 
@@ -190,6 +195,7 @@ def result_from(row: Row) -> PlayerResult:
         winner=bool(row[6]),
         rating_before=row[7],
         rating_after=row[8],
+        team=row[9],
     )
 
 
@@ -224,6 +230,8 @@ def stats_from(
         favourite_edition=favourite((row[9], row[10], row[11])),
         rated_matches=rated,
         official_only=official_only,
+        team_matches=row[13],
+        team_wins=row[14],
     )
 
 
@@ -237,8 +245,8 @@ def favourite(counts: tuple[int, int, int]) -> Edition | None:
 
 def summary_from(row: Row, seats: list[PlayerResult]) -> MatchSummary:
     """A history line: (number, season, edition, scoring, started, finished, rounds, rules,
-    tournament)."""
-    number, season, edition, scoring, started, finished, rounds, rules, tournament = row
+    teams, tournament)."""
+    number, season, edition, scoring, started, finished, rounds, rules, teams, tournament = row
     return MatchSummary(
         number=number,
         season=season,
@@ -250,6 +258,7 @@ def summary_from(row: Row, seats: list[PlayerResult]) -> MatchSummary:
         players=len(seats),
         winners=[p for p in seats if p.winner],
         house_rules=house_rules_from(rules),
+        teams=teams,
         tournament_id=tournament,
     )
 
@@ -280,6 +289,7 @@ def detail_from(row: Row, players: list[PlayerResult]) -> MatchDetail:
         rounds=summaries,
         events=json.loads(row[12]),
         house_rules=house_rules_from(row[13]),
+        teams=row[14],
     )
 
 
@@ -318,6 +328,7 @@ def export_document(
                 "round_winners": json.loads(match[11]),
                 "events": json.loads(match[12]),
                 "house_rules": house_rules_from(match[13]),
+                "teams": match[14],
                 "players": by_match.get(match[0], []),
             }
         )

@@ -210,6 +210,13 @@ async def _stats(interaction: Itx, member: discord.Member | None, official_only:
         ),
         _("Favourite edition: {edition}").format(edition=favourite),
     ]
+    if overall.team_matches:
+        lines.insert(
+            3,
+            _("Team matches {matches} · team wins {wins}").format(
+                matches=overall.team_matches, wins=overall.team_wins
+            ),
+        )
     season = season_label(current, tongue)
     if seasonal is not None:
         lines.append(
