@@ -24,6 +24,7 @@ from bot.engine.rules import DEFAULT_TARGET
 from bot.i18n import Lang, lang
 from bot.storage import GuildSettings, StorageError
 from bot.tables.lobby import COMPUTER_NAMES
+from bot.tables.names import seat_name
 from bot.tables.snapshot import TableSnapshot
 from bot.tournament.bridge import ManagedTables
 from bot.tournament.manager import TableFate, TournamentManager
@@ -264,7 +265,8 @@ class TournamentDesk:
         user = interaction.user
         try:
             if action == "join":
-                await self.manager.join(tournament_id, Entrant(user.id, user.display_name))
+                entrant = Entrant(user.id, seat_name(user.display_name))
+                await self.manager.join(tournament_id, entrant)
                 text = _("You are in: a table opens as soon as enough players wait.")
             elif action == "leave":
                 await self.manager.leave(tournament_id, user.id)
