@@ -57,7 +57,9 @@ async def test_an_arena_at_the_table_manager_counts_each_finished_table() -> Non
     assert sum(s.points for s in record.standings()) >= 4 * 7
 
 
-async def test_a_berserk_player_has_half_the_turn_timer_and_the_match_names_its_tournament() -> None:
+async def test_a_berserk_player_has_half_the_turn_timer_and_the_match_names_its_tournament() -> (
+    None
+):
     scheduler = ManualScheduler(start=0.0)
     tables = TableManager(None, scheduler=scheduler, rng=random.Random(3), brain=None)
     opener = ManagedTables(tables, RuleSet(target=None))
