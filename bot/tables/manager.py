@@ -44,6 +44,7 @@ from .commands import (
     ShowPartners,
     Start,
 )
+from .records import FinishedRound, finished_round
 from .refusals import TableError
 from .registry import Listener, TableRegistry, TableStore
 from .scheduler import Scheduler
@@ -261,6 +262,13 @@ class TableManager:
                 seat = table.active_seat_of(user_id)
                 hands[user_id] = hand_of(table, seat) if seat is not None else None
             return snapshot_of(table), hands
+
+    async def finished_round(self, table_id: str, number: int) -> FinishedRound | None:
+        """Round ``number`` of a table's match, over and recorded, while the table is here
+        (playing, between rounds or ended and not yet forgotten); else None."""
+        async with self.registry.hold(table_id):
+            table = self.registry.tables.get(table_id) or self.registry.ended.get(table_id)
+            return finished_round(table, number) if table is not None else None
 
     async def set_lobby_message(self, table_id: str, message_id: int) -> bool:
         """Remember the lobby message's id, saved under the table's lock (same version)."""

@@ -24,7 +24,7 @@ from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Status
 from bot.tables.teams import team_mark
 
-from .ids import Cheer, Rematch, Watch, quit_id, respond_id
+from .ids import Cheer, Recap, Rematch, Watch, quit_id, respond_id
 from .items import GameButton, button
 from .lobby import describe_rules, match_goal, team_name, teams_line
 
@@ -307,14 +307,24 @@ def table_view(table: TableSnapshot, *, image: str | None, cheers: str = "") -> 
     elif table.status is Status.FINISHED and table.public is not None:
         # Version 0: the offer never goes out of date (a second press finds the rematch).
         rematch = button(t, 0, Rematch(), label=_("Rematch"), style=discord.ButtonStyle.success)
-        layout.add_item(ui.ActionRow[Any](rematch))
+        layout.add_item(ui.ActionRow[Any](rematch, *recap_button(table, tongue)))
     elif table.status is Status.ROUND_OVER:
         layout.add_item(
             ui.ActionRow[Any](
-                button(t, 0, NextRound(), label=_("Next round"), style=discord.ButtonStyle.success)
+                button(t, 0, NextRound(), label=_("Next round"), style=discord.ButtonStyle.success),
+                *recap_button(table, tongue),
             )
         )
     return layout
+
+
+def recap_button(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> list[GameButton]:
+    """The finished round's Recap, when that round was recorded (its seed revealed); version
+    0: it never goes out of date."""
+    if table.revealed_seed is None or table.public is None:
+        return []
+    recap = Recap(table.public.round_number)
+    return [button(table.table_id, 0, recap, label=tongue.gettext("Round recap"), emoji="🎞")]
 
 
 def badge(table: TableSnapshot, seat: int) -> str:
