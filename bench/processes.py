@@ -12,11 +12,15 @@ Prints one JSON object per checkout:
   are not counted, as Discord does not count them) in any one-second window, while starting,
   while playing, and after the restart all together (restored tables redrawn);
 - identify: the seconds between the first and the last process connected, at each start;
+- worst_second_anatomy: per phase, the worst second by arrival at the fake and by the time the
+  requests left their processes (each stamps X-Sent-At), that second's routes and processes,
+  how long after sending requests arrived, what the budget held each (X-Held), and how late
+  the fake's own event loop (this process) woke;
 - budget_wait: what requests waited for the shared REST budget (p50 / p99, from each process's
   /metrics histogram, as bucket bounds), and the database round trip of taking one slot.
 
 Run: python bench/processes.py [--processes 10] [--tables 3] [--rest-per-second 50]
-     [--baseline PATH]
+     [--bot-nice N] [--baseline PATH]
 """
 
 from __future__ import annotations
