@@ -182,12 +182,16 @@ class TableManager:
         seats: Sequence[Seat] = (),
         rematch_of: str | None = None,
         locale: str = "en",
+        tournament_id: str | None = None,
+        berserk: Sequence[int] = (),
     ) -> Outcome:
         """Open a lobby with the host seated; without threads, one game per channel.
         ``locale``: the language its public messages speak (the server's).
 
         A rematch (``rematch_of``: the finished table) seats ``seats`` again, and opens only
-        once, and not while another lobby waits in the channel."""
+        once, and not while another lobby waits in the channel. A tournament's table names its
+        ``tournament_id`` (its match is recorded as the tournament's) and the users on half the
+        turn timer (``berserk``)."""
         async with self.registry.hold(table_id):
             if rematch_of is not None:
                 if (opened := self.rematch_for(rematch_of)) is not None:
@@ -219,6 +223,8 @@ class TableManager:
                 seats=seats,
                 rematch_of=rematch_of,
                 locale=locale,
+                tournament_id=tournament_id,
+                berserk=berserk,
             )
             return Outcome(await self.registry.commit(table), changed=True)
 
