@@ -488,7 +488,8 @@ class TableManager:
             game = Game.from_dict(match.game.to_dict())
             record = ChallengeRecord(match.challenges.reads)
             seed = table.seed ^ table.version
-            return ComputerTurn(table.version, seat, level, game, seed, record)
+            sees = table.rules.partners_see and table.rules.teams > 0
+            return ComputerTurn(table.version, seat, level, game, seed, record, sees)
 
     async def computer_move(self, table_id: str, turn: ComputerTurn, action: Action) -> None:
         """Play what the computer decided, unless the table moved on meanwhile."""

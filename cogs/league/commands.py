@@ -269,7 +269,12 @@ async def _profile(interaction: Itx, member: discord.Member | None) -> None:
         await say(interaction, text)
         return
     await interaction.response.defer(thinking=True)
-    layout, file = await profile_message(history, history.name or who.display_name, tongue)
+    finished = await storage_of(interaction).finished_tournaments(
+        interaction.guild_id, TOURNAMENTS_COUNTED
+    )
+    cups = record_of((Tournament.from_dict(t) for t in finished), who.id)
+    name = history.name or who.display_name
+    layout, file = await profile_message(history, name, tongue, cups.podiums)
     await interaction.followup.send(view=layout, file=file, allowed_mentions=NO_PINGS)
 
 
