@@ -15,9 +15,9 @@ from .models import ALL_TIME, EDITIONS, HouseRules, MatchPlayer, MatchRecord
 
 # (season, official_only, user_id): the key of a standings row within one server.
 StandingKey = tuple[int, bool, int]
-SeatRow = tuple[int, int, str, int, int, bool, bool, float | None, float | None]
+SeatRow = tuple[int, int, str, int, int, bool, bool, float | None, float | None, int | None]
 StandingRow = tuple[
-    int, int, bool, int, int, int, int, int, int, int, int, float, float, float, int
+    int, int, bool, int, int, int, int, int, int, int, int, float, float, float, int, int, int
 ]
 
 
@@ -36,9 +36,11 @@ class LeagueContext:
 class MatchWrites:
     """The rows a recorded match adds or changes."""
 
-    seats: list[SeatRow]  # (seat, user, name, points, place, computer, winner, before, after)
+    # (seat, user, name, points, place, computer, winner, before, after, team or None)
+    seats: list[SeatRow]
     # (guild, season, official_only, user, won, points, rounds_won, best_round, matches per
-    # edition..., mu, sigma, ordinal, rated): added to a player's row of that scope.
+    # edition..., mu, sigma, ordinal, rated, team match, team win): added to a player's row of
+    # that scope.
     standings: list[StandingRow]
     names: list[tuple[int, int, str]]  # (guild, user, latest name)
     # (guild, season, official_only, players): players new to a scope's standings, added to
@@ -169,6 +171,7 @@ def plan_match(
         went_out = round_winners(record)
     standard = record.scoring == "standard"
     classic, sonic, mario = (int(edition == record.edition) for edition in EDITIONS)
+    in_team = int(record.teams > 0)
     ranked_ids = {p.user_id for p in ranked}
     seats: list[SeatRow] = []
     standings: list[StandingRow] = []
@@ -180,9 +183,11 @@ def plan_match(
             key = (context.season, False, p.user_id)
             seat_before = current.get(key, rating.FRESH).ordinal
             seat_after = after[key].ordinal
+        team = p.seat % record.teams if record.teams else None
         seats.append(
-            (p.seat, p.user_id, p.name, p.points, p.place, p.computer, won, seat_before, seat_after)
-        )
+            (p.seat, p.user_id, p.name, p.points, p.place, p.computer, won, seat_before,
+             seat_after, team)
+        )  # fmt: skip
         if p.user_id not in ranked_ids:
             continue
         rounds_won = sum(1 for seat in went_out if seat == p.seat)
@@ -193,7 +198,7 @@ def plan_match(
             standings.append(
                 (guild, season, official_only, p.user_id, int(won), p.points, rounds_won,
                  best_round, classic, sonic, mario, mu, sigma, ordinal,
-                 int(rated_in[season, official_only]))
+                 int(rated_in[season, official_only]), in_team, int(won) * in_team)
             )  # fmt: skip
     newcomers: list[tuple[int, int, bool, int]] = []
     for season, official_only in counted:

@@ -71,6 +71,7 @@ class MatchRecord:
     # Per round, its record as the engine replays it (bot/engine/record.py); "" for a round
     # that was not recorded.
     round_records: list[str] = field(default_factory=list)
+    tournament_id: str | None = None  # the server tournament it was played in, if any
 
     @property
     def official(self) -> bool:
@@ -148,6 +149,8 @@ class PlayerStats:
     favourite_edition: Edition | None
     rated_matches: int = 0
     official_only: bool = False  # counts and ratings from official-rules matches only
+    team_matches: int = 0  # matches played in a team (counted in matches too)
+    team_wins: int = 0  # the team matches their team won (counted in wins too)
 
     @property
     def display_rating(self) -> int:
@@ -173,6 +176,7 @@ class PlayerResult:
     winner: bool
     rating_before: float | None  # season ordinal; None when the seat was not rated
     rating_after: float | None
+    team: int | None = None  # the seat's team in a team match (seat mod teams)
 
     @property
     def display_before(self) -> int | None:
@@ -199,6 +203,8 @@ class MatchSummary:
     players: int
     winners: list[PlayerResult]
     house_rules: HouseRules = field(default_factory=dict)  # empty: official rules
+    teams: int = 0  # 0: every player for themselves
+    tournament_id: str | None = None  # played in this server tournament
 
     @property
     def match_id(self) -> int:
@@ -234,6 +240,8 @@ class MatchDetail:
     rounds: list[RoundSummary]
     events: list[dict[str, Any]]
     house_rules: HouseRules = field(default_factory=dict)  # empty: official rules
+    teams: int = 0  # 0: every player for themselves
+    tournament_id: str | None = None  # played in this server tournament
 
     @property
     def match_id(self) -> int:
@@ -270,6 +278,29 @@ class PlayerHistory:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """A server tournament as stored: its state is JSON text owned by the tournament layer."""
+
+    tournament_id: str
+    guild_id: int
+    channel_id: int
+    kind: str  # "arena" or "knockout"
+    state: str
+    version: int
+    opened_at: float
+    finished_at: float | None  # None while it runs
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentMatch:
+    """A recorded match of a tournament: its number and uid, its players by place."""
+
+    number: int
+    match_uid: str
+    placings: list[int]
+
+
+@dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A server's defaults for new tables and the league."""
 
@@ -287,3 +318,4 @@ class GuildSettings:
     rate_house_rules: bool = False  # False: only official-rules matches change ratings
     house_rules: HouseRules = field(default_factory=dict)  # new tables' options; empty: official
     language: str | None = None  # public messages' language; None: the server's Discord locale
+    tournaments_open: bool = False  # anyone may open a tournament (else Manage Server only)

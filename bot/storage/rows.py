@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict
 from typing import Any, Protocol, cast
 
@@ -21,6 +21,8 @@ from .models import (
     RoundSummary,
     ScoringName,
     Season,
+    TournamentMatch,
+    TournamentRecord,
 )
 from .rating import display_rating
 
@@ -33,6 +35,30 @@ class Row(Protocol):
     def __len__(self) -> int: ...
 
 
+TOURNAMENT_COLUMNS = (
+    "tournament_id, guild_id, channel_id, kind, state, version, opened_at, finished_at"
+)
+# A tournament's matches, one row per seat: by number, then by place (ties in seat order).
+TOURNAMENT_MATCH_COLUMNS = "m.number, m.match_uid, p.user_id"
+
+
+def tournament_from(row: Row) -> TournamentRecord:
+    """A tournaments row (TOURNAMENT_COLUMNS)."""
+    uid, guild, channel, kind, state, version, opened, finished = row
+    return TournamentRecord(
+        str(uid), int(guild), int(channel), str(kind), str(state), int(version), opened, finished
+    )
+
+
+def tournament_matches_from(rows: Iterable[Row]) -> list[TournamentMatch]:
+    """TOURNAMENT_MATCH_COLUMNS rows into one TournamentMatch per match, in their order."""
+    found: dict[int, TournamentMatch] = {}
+    for number, uid, user_id in rows:
+        match = found.setdefault(int(number), TournamentMatch(int(number), str(uid), []))
+        match.placings.append(int(user_id))
+    return list(found.values())
+
+
 # Each sort walks its own index, so a page never sorts a whole server.
 LEADERBOARD_ORDER: dict[str, str] = {
     "rating": "s.ordinal DESC, s.user_id",
@@ -43,26 +69,29 @@ LEADERBOARD_ORDER: dict[str, str] = {
 SETTINGS_COLUMNS = (
     "edition, scoring, target, turn_seconds, timeout_action, timeouts_before_removal, "
     "lobby_minutes, computers_allowed, computer_level, computers_rated, rate_house_rules, "
-    "house_rules, language"
+    "house_rules, language, tournaments_open"
 )
-RESULT_COLUMNS = "seat, user_id, name, points, place, computer, winner, rating_before, rating_after"
+RESULT_COLUMNS = (
+    "seat, user_id, name, points, place, computer, winner, rating_before, rating_after, team"
+)
 DETAIL_COLUMNS = (
     "number, match_uid, guild_id, channel_id, season, edition, scoring, target, started_at, "
-    "finished_at, rounds, round_winners, events, house_rules"
+    "finished_at, rounds, round_winners, events, house_rules, teams"
 )
 BOARD_COLUMNS = "s.user_id, COALESCE(n.name, ''), s.matches, s.wins, s.points, s.ordinal, s.rated"
 STATS_COLUMNS = (
     "s.matches, s.wins, s.points, s.rounds_won, s.best_round, s.mu, s.sigma, s.ordinal, "
-    "COALESCE(n.name, ''), s.matches_classic, s.matches_sonic, s.matches_mario, s.rated"
+    "COALESCE(n.name, ''), s.matches_classic, s.matches_sonic, s.matches_mario, s.rated, "
+    "s.team_matches, s.team_wins"
 )
 EXPORT_STANDING_COLUMNS = (
     "s.season, s.official_only, s.user_id, COALESCE(n.name, ''), s.matches, s.wins, s.points, "
     "s.rounds_won, s.best_round, s.matches_classic, s.matches_sonic, s.matches_mario, s.mu, "
-    "s.sigma, s.ordinal, s.rated"
+    "s.sigma, s.ordinal, s.rated, s.team_matches, s.team_wins"
 )
 EXPORT_MATCH_COLUMNS = (
     "match_id, number, match_uid, season, channel_id, edition, scoring, target, started_at, "
-    "finished_at, rounds, round_winners, events, house_rules"
+    "finished_at, rounds, round_winners, events, house_rules, teams"
 )
 _EXPORT_STANDING_KEYS = (
     "season",
@@ -79,6 +108,8 @@ _EXPORT_STANDING_KEYS = (
     "sigma",
     "rating",
     "rated_matches",
+    "team_matches",
+    "team_wins",
 )
 
 
@@ -118,6 +149,7 @@ def settings_params(s: GuildSettings) -> tuple[Any, ...]:
         bool(s.rate_house_rules),
         house_rules_json(s.house_rules),
         s.language,
+        bool(s.tournaments_open),
     )
 
 
@@ -140,6 +172,7 @@ def settings_from(guild_id: int, row: Row | None) -> GuildSettings:
         rate_house_rules=bool(row[10]),
         house_rules=house_rules_from(row[11]),
         language=row[12],
+        tournaments_open=bool(row[13]),
     )
 
 
@@ -162,6 +195,7 @@ def result_from(row: Row) -> PlayerResult:
         winner=bool(row[6]),
         rating_before=row[7],
         rating_after=row[8],
+        team=row[9],
     )
 
 
@@ -196,6 +230,8 @@ def stats_from(
         favourite_edition=favourite((row[9], row[10], row[11])),
         rated_matches=rated,
         official_only=official_only,
+        team_matches=row[13],
+        team_wins=row[14],
     )
 
 
@@ -208,8 +244,9 @@ def favourite(counts: tuple[int, int, int]) -> Edition | None:
 
 
 def summary_from(row: Row, seats: list[PlayerResult]) -> MatchSummary:
-    """A history line: (number, season, edition, scoring, started, finished, rounds, rules)."""
-    number, season, edition, scoring, started, finished, rounds, rules = row
+    """A history line: (number, season, edition, scoring, started, finished, rounds, rules,
+    teams, tournament)."""
+    number, season, edition, scoring, started, finished, rounds, rules, teams, tournament = row
     return MatchSummary(
         number=number,
         season=season,
@@ -221,6 +258,8 @@ def summary_from(row: Row, seats: list[PlayerResult]) -> MatchSummary:
         players=len(seats),
         winners=[p for p in seats if p.winner],
         house_rules=house_rules_from(rules),
+        teams=teams,
+        tournament_id=tournament,
     )
 
 
@@ -250,6 +289,7 @@ def detail_from(row: Row, players: list[PlayerResult]) -> MatchDetail:
         rounds=summaries,
         events=json.loads(row[12]),
         house_rules=house_rules_from(row[13]),
+        teams=row[14],
     )
 
 
@@ -288,6 +328,7 @@ def export_document(
                 "round_winners": json.loads(match[11]),
                 "events": json.loads(match[12]),
                 "house_rules": house_rules_from(match[13]),
+                "teams": match[14],
                 "players": by_match.get(match[0], []),
             }
         )

@@ -44,6 +44,7 @@ from .commands import (
     ShowPartners,
     Start,
 )
+from .records import FinishedRound, finished_round
 from .refusals import TableError
 from .registry import Listener, TableRegistry, TableStore
 from .scheduler import Scheduler
@@ -181,12 +182,16 @@ class TableManager:
         seats: Sequence[Seat] = (),
         rematch_of: str | None = None,
         locale: str = "en",
+        tournament_id: str | None = None,
+        berserk: Sequence[int] = (),
     ) -> Outcome:
         """Open a lobby with the host seated; without threads, one game per channel.
         ``locale``: the language its public messages speak (the server's).
 
         A rematch (``rematch_of``: the finished table) seats ``seats`` again, and opens only
-        once, and not while another lobby waits in the channel."""
+        once, and not while another lobby waits in the channel. A tournament's table names its
+        ``tournament_id`` (its match is recorded as the tournament's) and the users on half the
+        turn timer (``berserk``)."""
         async with self.registry.hold(table_id):
             if rematch_of is not None:
                 if (opened := self.rematch_for(rematch_of)) is not None:
@@ -218,6 +223,8 @@ class TableManager:
                 seats=seats,
                 rematch_of=rematch_of,
                 locale=locale,
+                tournament_id=tournament_id,
+                berserk=berserk,
             )
             return Outcome(await self.registry.commit(table), changed=True)
 
@@ -261,6 +268,13 @@ class TableManager:
                 seat = table.active_seat_of(user_id)
                 hands[user_id] = hand_of(table, seat) if seat is not None else None
             return snapshot_of(table), hands
+
+    async def finished_round(self, table_id: str, number: int) -> FinishedRound | None:
+        """Round ``number`` of a table's match, over and recorded, while the table is here
+        (playing, between rounds or ended and not yet forgotten); else None."""
+        async with self.registry.hold(table_id):
+            table = self.registry.tables.get(table_id) or self.registry.ended.get(table_id)
+            return finished_round(table, number) if table is not None else None
 
     async def set_lobby_message(self, table_id: str, message_id: int) -> bool:
         """Remember the lobby message's id, saved under the table's lock (same version)."""

@@ -2,10 +2,49 @@
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
+
+from bot.engine import ScoreView
 from bot.engine.events import write_all
 from bot.storage import MatchPlayer, MatchRecord
 
 from .table import Table
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedRound:
+    """A finished round of a table's match, as its recap needs it (taken under the lock)."""
+
+    guild_id: int
+    number: int
+    record: str  # RoundRecord.to_text()
+    names: tuple[str, ...]
+    scores: ScoreView  # the scoreboard as it stood after that round
+
+
+def finished_round(table: Table, number: int) -> FinishedRound | None:
+    """Round ``number`` of the table's match once it is over and recorded, else None."""
+    match = table.match
+    if match is None or not 1 <= number <= len(match.records):
+        return None
+    text = match.records[number - 1]
+    if not text:
+        return None
+    scores = match.score_view(table.names())
+    if number < len(scores.rounds):  # an earlier round: the board as it stood then
+        rounds = scores.rounds[:number]
+        totals = tuple(map(sum, zip(*rounds, strict=True)))
+        scores = dataclasses.replace(
+            scores,
+            rounds=rounds,
+            totals=totals,
+            round_winners=scores.round_winners[:number],
+            winners=(),
+            team_totals=(),
+            winner_teams=(),
+        )
+    return FinishedRound(table.guild_id, number, text, tuple(table.names()), scores)
 
 
 def team_places(table: Table) -> dict[int, int]:
@@ -80,4 +119,5 @@ def match_record(table: Table, finished_at: float) -> MatchRecord:
         teams=match.teams,
         house_rules=table.rules.house.to_dict(),  # only the options that differ: {} is official
         round_records=list(match.records),
+        tournament_id=table.tournament_id,
     )

@@ -7,10 +7,12 @@ from datetime import UTC, datetime
 
 from bot.i18n import ENGLISH_LANG, N_, Lang
 from bot.i18n.game_words import edition_short
-from bot.storage.models import LeaderboardPage, MatchDetail, MatchSummary, Season
+from bot.storage.models import LeaderboardPage, MatchDetail, MatchSummary, PlayerResult, Season
 from bot.storage.rating import PROVISIONAL_MATCHES
 from bot.tables.house_words import stored_line
 from bot.tables.names import safe_name, safe_text
+from bot.tables.teams import team_mark
+from cogs.ui.lobby import team_name
 
 ACCENT = 0xF7C600
 PROVISIONAL_NOTE = N_("? provisional: fewer than {count} rated matches. Everyone starts at 1000.")
@@ -62,10 +64,17 @@ def sort_name(sort: str, tongue: Lang = ENGLISH_LANG) -> str:
     return words.get(sort, sort)
 
 
+def team_badge(player: PlayerResult) -> str:
+    """A seat's team mark and a space in a team match, else nothing."""
+    return f"{team_mark(player.team)} " if player.team is not None else ""
+
+
 def option_label(match: MatchSummary, tongue: Lang = ENGLISH_LANG) -> str:
     """A history select option (plain text: Discord shows it as typed)."""
     stamp = datetime.fromtimestamp(match.finished_at, UTC).strftime("%Y-%m-%d %H:%M")
-    winners = ", ".join(w.name for w in match.winners) or tongue.gettext("no winner")
+    named = ", ".join(w.name for w in match.winners)
+    winners = (team_badge(match.winners[0]) if match.winners else "") + named
+    winners = winners or tongue.gettext("no winner")
     edition = edition_short(match.edition, tongue)
     return f"#{match.match_id} · {edition} · {stamp} · {winners}"[:100]
 
@@ -108,14 +117,20 @@ def history_text(matches: list[MatchSummary], tongue: Lang = ENGLISH_LANG) -> st
     if not matches:
         lines.append(_("No finished matches yet."))
     for m in matches:
-        winners = ", ".join(f"**{safe_name(w.name)}**" for w in m.winners) or _("nobody")
+        winners = ", ".join(f"{team_badge(w)}**{safe_name(w.name)}**" for w in m.winners)
+        winners = winners or _("nobody")
         players = tongue.ngettext("{count} player", "{count} players", m.players).format(
             count=m.players
         )
+        if m.teams:
+            players += " · " + tongue.ngettext("{count} team", "{count} teams", m.teams).format(
+                count=m.teams
+            )
         rounds = tongue.ngettext("{count} round", "{count} rounds", m.rounds).format(count=m.rounds)
         won = _("won by {winners}").format(winners=winners)
+        cup = "🏆 " + _("tournament") + " · " if m.tournament_id is not None else ""
         lines.append(
-            f"`#{m.match_id}` {edition_short(m.edition, tongue)} · {players} · "
+            f"`#{m.match_id}` {cup}{edition_short(m.edition, tongue)} · {players} · "
             f"{rounds} · {won} · {when(m.finished_at)}\n"
             f"-# {safe_text(stored_line(m.house_rules, tongue), 300)}"
         )
@@ -141,13 +156,18 @@ def match_text(detail: MatchDetail, tongue: Lang = ENGLISH_LANG) -> str:
         f"{duration(detail.duration, tongue)} · {when(detail.finished_at)}",
         safe_text(stored_line(detail.house_rules, tongue), 300),
     ]
+    if detail.teams:
+        lines.append(team_lines(detail, tongue))
     for p in sorted(detail.players, key=lambda p: (p.place, p.seat)):
         star = "🏆 " if p.winner else ""
         change = ""
         before, after = p.display_before, p.display_after
         if before is not None and after is not None:
             change = " · " + _("rating {before} → {after}").format(before=before, after=after)
-        lines.append(f"{p.place}. {star}**{names[p.seat]}** · {points(p.points, tongue)}{change}")
+        lines.append(
+            f"{p.place}. {star}{team_badge(p)}**{names[p.seat]}** · "
+            f"{points(p.points, tongue)}{change}"
+        )
     lines.append("**" + _("Rounds") + "**")
     for r in detail.rounds:
         out = names.get(r.winner_seat, "?") if r.winner_seat is not None else _("nobody")
@@ -162,3 +182,20 @@ def match_text(detail: MatchDetail, tongue: Lang = ENGLISH_LANG) -> str:
         more = _("… (more rounds)")
         text = text[: TEXT_LIMIT - 20 - len(more)].rsplit("\n", 1)[0] + "\n" + more
     return text
+
+
+def team_lines(detail: MatchDetail, tongue: Lang = ENGLISH_LANG) -> str:
+    """Each team of a team match with its players and points, the winning team first."""
+    _ = tongue.gettext
+    teams: dict[int, list[PlayerResult]] = {}
+    for p in detail.players:
+        if p.team is not None:
+            teams.setdefault(p.team, []).append(p)
+    order = sorted(teams, key=lambda t: (min(p.place for p in teams[t]), t))
+    lines = []
+    for team in order:
+        members = ", ".join(safe_name(p.name) for p in teams[team])
+        total = points(sum(p.points for p in teams[team]), tongue)
+        star = "🏆 " if any(p.winner for p in teams[team]) else ""
+        lines.append(f"{star}{team_name(team, tongue)} ({members}) · {total}")
+    return "\n".join(lines)

@@ -106,6 +106,15 @@ class Cheer:
     emote: int
 
 
+@dataclass(frozen=True, slots=True)
+class Recap:
+    """Anyone asks for a finished round's animated recap, privately (nothing changes)."""
+
+    round_number: int
+
+
+MAX_ROUND = 999
+
 Request = (
     Command
     | TurnPage
@@ -116,6 +125,7 @@ Request = (
     | Rematch
     | Watch
     | Cheer
+    | Recap
 )
 
 
@@ -227,6 +237,8 @@ def _action_of(request: Request, slot: int) -> tuple[str, str | None]:
             return "watch", None
         case Cheer(emote=emote):
             return "cheer", str(emote)
+        case Recap(round_number=number):
+            return "recap", str(number)
         case NextRound():
             return "next", None
         case ArmUno():
@@ -352,6 +364,8 @@ def _decode(action: str, arg: str | None) -> tuple[Surface, Request] | Broken:
         return "lobby", ChooseTeam(team)
     if action == "cheer" and (emote := _number(arg, len(EMOTES) - 1)) is not None:
         return "table", Cheer(emote)
+    if action == "recap" and (number := _number(arg, MAX_ROUND)) is not None and number > 0:
+        return "table", Recap(number)
     if action == "computer" and arg in LEVELS:
         return "lobby", AddComputer(arg)
     if action == "respond" and arg in ("accept", "challenge"):

@@ -24,7 +24,7 @@ from bot.tables.snapshot import TableSnapshot
 from bot.tables.table import Status
 from bot.tables.teams import team_mark
 
-from .ids import Cheer, Rematch, Watch, quit_id, respond_id
+from .ids import Cheer, Recap, Rematch, Watch, quit_id, respond_id
 from .items import GameButton, button
 from .lobby import describe_rules, match_goal, team_name, teams_line
 
@@ -158,6 +158,18 @@ def seats_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     return "\n".join(lines)
 
 
+def team_scores_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG, bold: bool = True) -> str:
+    """Each team's score toward the target in team order (empty without teams)."""
+    public = table.public
+    if public is None or not public.team_scores:
+        return ""
+    star = "**" if bold else ""
+    return " · ".join(
+        f"{team_name(team, tongue)}: {star}{score}{star}"
+        for team, score in enumerate(public.team_scores)
+    )
+
+
 def table_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     """The table picture described: the top card, the color and every seat."""
     public = table.public
@@ -169,7 +181,10 @@ def table_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     seats = "; ".join(seat_words(seat, names[seat.seat], tongue) for seat in public.seats)
     color = color_name(public.color, tongue) if public.color else tongue.gettext("to be chosen")
     text = tongue.gettext("UNO table. Top card: {card}, color {color}. {seats}.")
-    return alt_text(text.format(card=card_words(public.top, tongue), color=color, seats=seats))
+    text = text.format(card=card_words(public.top, tongue), color=color, seats=seats)
+    if teams := team_scores_text(table, tongue, bold=False):
+        text += f" {teams}."
+    return alt_text(text)
 
 
 def scores_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
@@ -221,8 +236,11 @@ def table_view(table: TableSnapshot, *, image: str | None, cheers: str = "") -> 
     way = _("↻ clockwise") if public.direction == 1 else _("↺ counter-clockwise")
     top = _("Top card: {card}").format(card=f"**{card_words(public.top, tongue)}**")
     facts = " · ".join([top, shown, _("Direction: {direction}").format(direction=way)])
+    teams = f"\n**{teams_line(table.rules, tongue)}**" if table.rules.teams else ""
+    if scored := team_scores_text(table, tongue):
+        teams += f"\n{scored}"
     lines = [
-        head + (f"\n**{teams_line(table.rules, tongue)}**" if table.rules.teams else ""),
+        head + teams,
         status_line(table, tongue),
         facts,
         seats_text(table, tongue),
@@ -289,14 +307,24 @@ def table_view(table: TableSnapshot, *, image: str | None, cheers: str = "") -> 
     elif table.status is Status.FINISHED and table.public is not None:
         # Version 0: the offer never goes out of date (a second press finds the rematch).
         rematch = button(t, 0, Rematch(), label=_("Rematch"), style=discord.ButtonStyle.success)
-        layout.add_item(ui.ActionRow[Any](rematch))
+        layout.add_item(ui.ActionRow[Any](rematch, *recap_button(table, tongue)))
     elif table.status is Status.ROUND_OVER:
         layout.add_item(
             ui.ActionRow[Any](
-                button(t, 0, NextRound(), label=_("Next round"), style=discord.ButtonStyle.success)
+                button(t, 0, NextRound(), label=_("Next round"), style=discord.ButtonStyle.success),
+                *recap_button(table, tongue),
             )
         )
     return layout
+
+
+def recap_button(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> list[GameButton]:
+    """The finished round's Recap, when that round was recorded (its seed revealed); version
+    0: it never goes out of date."""
+    if table.revealed_seed is None or table.public is None:
+        return []
+    recap = Recap(table.public.round_number)
+    return [button(table.table_id, 0, recap, label=tongue.gettext("Round recap"), emoji="🎞")]
 
 
 def badge(table: TableSnapshot, seat: int) -> str:

@@ -43,6 +43,7 @@ from bot.tables.refusals import StaleClick, TableError
 from bot.tables.snapshot import HandSnapshot, Outcome, TableSnapshot
 from bot.tables.table import Status
 from cogs.lang import user_lang
+from cogs.league.recap import table_recap
 from cogs.replies import NO_PINGS, let_go, say
 from cogs.ui.board import TableBoard
 from cogs.ui.hand import HAND_IMAGE, hand_layout, pages_of, reveal_text
@@ -55,6 +56,7 @@ from cogs.ui.ids import (
     OpenHouseRules,
     PickColor,
     PickTarget,
+    Recap,
     Rematch,
     TurnPage,
     Watch,
@@ -306,7 +308,9 @@ class GameClicks:
         if isinstance(request, Start):
             await self._start(interaction, click.table_id)
             return
-        assert not isinstance(request, TurnPage | PickColor | PickTarget | Rematch | Watch | Cheer)
+        assert not isinstance(
+            request, TurnPage | PickColor | PickTarget | Rematch | Watch | Cheer | Recap
+        )
         try:
             outcome = await self.manager.act(click.table_id, actor, request)
         except TableError as exc:
@@ -353,7 +357,8 @@ class GameClicks:
             | OpenHouseRules
             | Rematch
             | Watch
-            | Cheer,
+            | Cheer
+            | Recap,
         )
         try:
             outcome = await self.manager.act(click.table_id, actor_of(interaction), request)
@@ -407,6 +412,9 @@ class GameClicks:
         if isinstance(request, Cheer):
             await self.spectators.cheer(interaction, click.table_id, request.emote)
             return
+        if isinstance(request, Recap):
+            await table_recap(interaction, click.table_id, request.round_number)
+            return
         assert not isinstance(
             request,
             TurnPage
@@ -416,7 +424,8 @@ class GameClicks:
             | OpenHouseRules
             | Rematch
             | Watch
-            | Cheer,
+            | Cheer
+            | Recap,
         )
         with self.board.hold(click.table_id):  # the answer goes out before the picture
             try:
@@ -452,7 +461,9 @@ class GameClicks:
         elif isinstance(request, PickTarget):
             command, aiming, version = ShowHand(), request, None
         else:
-            assert not isinstance(request, OpenHouseRule | OpenHouseRules | Rematch | Watch | Cheer)
+            assert not isinstance(
+                request, OpenHouseRule | OpenHouseRules | Rematch | Watch | Cheer | Recap
+            )
             command = request
         message: Note | None
         tongue = user_lang(interaction)

@@ -43,7 +43,7 @@ async def test_a_finished_match_reopens_its_lobby_once_for_its_players(
     await settle(h)
     final = fake_discord.public_messages(thread)[-1]  # type: ignore[arg-type]
     assert "won the match" in final.text
-    assert [b.label for b in final.buttons] == ["Rematch"]
+    assert [b.label for b in final.buttons] == ["Rematch", "Round recap"]
 
     # Only a player of the match may ask for it.
     refused = await private_answer(h, stranger, final, "Rematch")
@@ -110,7 +110,7 @@ async def test_a_match_finished_before_a_restart_reopens_from_the_league(
     await settle(h)
     assert not h.bot.tables.tables
     final = fake_discord.public_messages(thread)[-1]  # type: ignore[arg-type]
-    assert [b.label for b in final.buttons] == ["Rematch"]
+    assert [b.label for b in final.buttons] == ["Rematch", "Round recap"]
 
     await bot_runner.kill(h.running)
     second = await start_bot(fake_discord, bot_runner, db, channel, seed=9)

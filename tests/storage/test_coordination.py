@@ -49,7 +49,8 @@ async def test_leases_are_taken_again_after_the_server_cut_their_connection(
     try:
         cut = await admin.fetchval(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_locks "
-            "WHERE locktype = 'advisory' AND classid = $1 AND objid = 3",
+            "WHERE locktype = 'advisory' AND classid = $1 AND objid = 3 "
+            "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
             LEASE_CLASS,
         )
         assert cut == 1
@@ -59,7 +60,8 @@ async def test_leases_are_taken_again_after_the_server_cut_their_connection(
         # Cut again, and another process takes the shard meanwhile: this one must stop.
         await admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_locks "
-            "WHERE locktype = 'advisory' AND classid = $1 AND objid = 3",
+            "WHERE locktype = 'advisory' AND classid = $1 AND objid = 3 "
+            "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
             LEASE_CLASS,
         )
         other = Coordination(url, [3])

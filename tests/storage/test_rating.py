@@ -77,7 +77,7 @@ def test_a_plan_rates_each_scope_from_its_own_ratings() -> None:
     fresh = rating.rate([rating.FRESH, rating.FRESH], [1.0, 2.0])
     assert by_scope[2, True, 1][11:14] == tuple(fresh[0])
     assert all(row[14] == 1 for row in writes.standings)  # every scope was rated
-    assert [seat[7:] for seat in writes.seats] == [
+    assert [seat[7:9] for seat in writes.seats] == [
         (rating.FRESH.ordinal, fresh[0].ordinal),
         (rating.FRESH.ordinal, fresh[1].ordinal),
     ]

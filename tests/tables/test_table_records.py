@@ -58,3 +58,41 @@ async def test_every_round_played_at_a_table_is_stored_and_replays(storage: Stor
         text = await storage.round_record(1, summary.number, played.number)
         assert text is not None
         assert RoundRecord.from_text(text).replayed_points() == played.points
+
+
+async def test_a_finished_round_is_offered_with_the_scores_as_they_stood_then(
+    storage: Storage,
+) -> None:
+    manager = TableManager(storage, scheduler=ManualScheduler(), rng=random.Random(5))
+    users = {ALICE: Actor(ALICE, "Alice"), BOB: Actor(BOB, "Bob")}
+    await manager.create("t2", 1, 100, users[ALICE], RuleSet(target=300), threads=True)
+    await manager.act("t2", users[BOB], Join())
+    await manager.act("t2", users[ALICE], Start())
+    table = manager.tables["t2"]
+    assert await manager.finished_round("t2", 1) is None  # nothing is over yet
+    rng = random.Random(2)
+    overs = 0
+    while table.status is not Status.FINISHED and overs < 2:
+        if table.status is Status.ROUND_OVER:
+            overs += 1
+            assert table.match is not None
+            number = len(table.match.rounds)
+            found = await manager.finished_round("t2", number)
+            assert found is not None and found.guild_id == 1 and found.names == ("Alice", "Bob")
+            assert found.record == table.match.records[-1]
+            assert found.scores.totals == tuple(table.match.totals)
+            if number > 1:  # the round before, as it stood after it
+                earlier = await manager.finished_round("t2", 1)
+                assert earlier is not None and earlier.scores.rounds == found.scores.rounds[:1]
+                assert earlier.scores.totals == found.scores.rounds[0]
+                assert earlier.scores.winners == ()
+            assert await manager.finished_round("t2", number + 1) is None
+            await manager.act("t2", users[ALICE], NextRound())
+            continue
+        assert table.match is not None
+        game = table.match.game
+        action = rng.choice(game.legal_actions(game.current))
+        user = users[table.seats[game.current].user_id]
+        await manager.act("t2", user, dataclasses.replace(action, seat=ANY_SEAT))
+    assert overs == 2
+    assert await manager.finished_round("nowhere", 1) is None

@@ -69,8 +69,9 @@ WITH taken AS (
 ), added AS (
     INSERT INTO matches (match_uid, guild_id, number, season, channel_id, edition, scoring,
                          target, started_at, finished_at, rounds, round_winners, events,
-                         house_rules)
-    SELECT $1, $2, taken.last_number, context.season, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12
+                         house_rules, teams, tournament_id)
+    SELECT $1, $2, taken.last_number, context.season, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+           $14, $15
     FROM taken CROSS JOIN context
     ON CONFLICT (match_uid) DO NOTHING
     RETURNING match_id
@@ -88,7 +89,8 @@ WHERE guild_id = $1 AND season IN ($2, 0) AND user_id = ANY($3::bigint[])
 
 _STANDING_COLUMNS = (
     "guild_id, season, official_only, user_id, matches, wins, points, rounds_won, best_round, "
-    "matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated"
+    "matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated, team_matches, "
+    "team_wins"
 )
 
 # Seats, names, standings, their counts and the finished table in one statement: one round
@@ -98,7 +100,7 @@ WITH seats AS (
     INSERT INTO match_players (match_id, {RESULT_COLUMNS})
     SELECT $1, * FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::bigint[],
                              $6::bigint[], $7::boolean[], $8::boolean[],
-                             $9::double precision[], $10::double precision[])
+                             $9::double precision[], $10::double precision[], $31::bigint[])
 ), names AS (
     INSERT INTO player_names (guild_id, user_id, name)
     SELECT $11, * FROM unnest($3::bigint[], $4::text[])
@@ -107,13 +109,13 @@ WITH seats AS (
 ), counted AS (
     INSERT INTO standings ({_STANDING_COLUMNS})
     SELECT $11, season, official_only, user_id, 1, wins, points, rounds_won, best_round,
-           classic, sonic, mario, mu, sigma, ordinal, rated
+           classic, sonic, mario, mu, sigma, ordinal, rated, team_matches, team_wins
     FROM unnest($12::bigint[], $13::boolean[], $14::bigint[], $15::bigint[], $16::bigint[],
                 $17::bigint[], $18::bigint[], $19::bigint[], $20::bigint[], $21::bigint[],
                 $22::double precision[], $23::double precision[], $24::double precision[],
-                $25::bigint[])
+                $25::bigint[], $32::bigint[], $33::bigint[])
         AS u(season, official_only, user_id, wins, points, rounds_won, best_round, classic,
-             sonic, mario, mu, sigma, ordinal, rated)
+             sonic, mario, mu, sigma, ordinal, rated, team_matches, team_wins)
     ON CONFLICT (guild_id, user_id, season, official_only) DO UPDATE SET
         matches = standings.matches + 1,
         wins = standings.wins + excluded.wins,
@@ -126,7 +128,9 @@ WITH seats AS (
         mu = excluded.mu,
         sigma = excluded.sigma,
         ordinal = excluded.ordinal,
-        rated = standings.rated + excluded.rated
+        rated = standings.rated + excluded.rated,
+        team_matches = standings.team_matches + excluded.team_matches,
+        team_wins = standings.team_wins + excluded.team_wins
 ), tally AS (
     INSERT INTO standings_counts (guild_id, season, official_only, players)
     SELECT $11, * FROM unnest($28::bigint[], $29::boolean[], $30::bigint[])
@@ -145,7 +149,8 @@ SELECT COUNT(*) FROM dropped
 _SPLIT_OFFICIAL = f"""
 INSERT INTO standings ({_STANDING_COLUMNS})
 SELECT guild_id, season, TRUE, user_id, matches, wins, points, rounds_won, best_round,
-       matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated
+       matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated, team_matches,
+       team_wins
 FROM standings WHERE guild_id = $1 AND NOT official_only
 """
 
@@ -267,6 +272,8 @@ async def record_match(
         _json(record.events),
         house_rules_json(record.house_rules),
         0 if record.official else 1,
+        record.teams,
+        record.tournament_id,
     )
     assert opened is not None  # the upsert always returns its row
     match_id, house_matches, season, computers_rated, rate_house_rules = opened
@@ -288,17 +295,19 @@ async def record_match(
     }
     writes = plan_match(record, context, current, went_out)
     seats = list(zip(*writes.seats, strict=True))
-    standings = list(zip(*writes.standings, strict=True)) or [()] * 15
+    standings = list(zip(*writes.standings, strict=True)) or [()] * 17
     newcomers = list(zip(*writes.newcomers, strict=True)) or [()] * 4
     dropped = await conn.fetchval(
         _WRITE_MATCH,
         match_id,
-        *seats,
+        *seats[:9],
         guild,
-        *standings[1:],
+        *standings[1:15],
         table_id,
         table_version,
         *newcomers[1:],
+        seats[9],  # the seats' teams, then the standings' team matches and wins
+        *standings[15:],
     )
     if table_id is not None and table_version is not None and dropped == 0:
         stored = await conn.fetchval(
@@ -389,7 +398,7 @@ async def player_stats(
     if row is None:
         return None
     values = tuple(row)
-    return stats_from(guild_id, user_id, season, official_only, values[:13], values[13])
+    return stats_from(guild_id, user_id, season, official_only, values[:15], values[15])
 
 
 async def recent_matches(conn: Conn, guild_id: int, limit: int, offset: int) -> list[MatchSummary]:
@@ -397,7 +406,8 @@ async def recent_matches(conn: Conn, guild_id: int, limit: int, offset: int) -> 
     result_columns = ", ".join("p." + column for column in RESULT_COLUMNS.split(", "))
     rows = await conn.fetch(
         "SELECT m.number, m.season, m.edition, m.scoring, m.started_at, m.finished_at, "
-        f"json_array_length(m.rounds::json), m.house_rules, {result_columns} "
+        f"json_array_length(m.rounds::json), m.house_rules, m.teams, m.tournament_id, "
+        f"{result_columns} "
         "FROM (SELECT * FROM matches WHERE guild_id = $1 ORDER BY number DESC "
         "LIMIT $2 OFFSET $3) m JOIN match_players p ON p.match_id = m.match_id "
         "ORDER BY m.number DESC, p.seat",
@@ -409,8 +419,8 @@ async def recent_matches(conn: Conn, guild_id: int, limit: int, offset: int) -> 
     seats: dict[int, list[PlayerResult]] = {}
     for row in rows:
         values = tuple(row)
-        heads.setdefault(values[0], values[:8])
-        seats.setdefault(values[0], []).append(result_from(values[8:]))
+        heads.setdefault(values[0], values[:10])
+        seats.setdefault(values[0], []).append(result_from(values[10:]))
     return [summary_from(head, seats[number]) for number, head in heads.items()]
 
 

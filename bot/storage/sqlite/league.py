@@ -63,10 +63,11 @@ def _season(guild: str) -> str:
 # Numbered before _TAKE_NUMBER moves the counter, in the same batch; no row for a replay.
 _INSERT_MATCH = f"""
 INSERT INTO matches (match_uid, guild_id, number, season, channel_id, edition, scoring, target,
-                     started_at, finished_at, rounds, round_winners, events, house_rules)
+                     started_at, finished_at, rounds, round_winners, events, house_rules, teams,
+                     tournament_id)
 VALUES (?1, ?2,
         COALESCE((SELECT last_number FROM league_guilds WHERE guild_id = ?2), 0) + 1,
-        {_season("?2")}, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+        {_season("?2")}, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
 ON CONFLICT (match_uid) DO NOTHING
 RETURNING match_id, number, season
 """
@@ -74,7 +75,7 @@ RETURNING match_id, number, season
 _RATING_SETTINGS = "SELECT computers_rated, rate_house_rules FROM guild_settings WHERE guild_id = ?"
 
 _INSERT_SEAT = f"""
-INSERT INTO match_players (match_id, {RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO match_players (match_id, {RESULT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 
 _UPSERT_NAME = """
@@ -85,12 +86,13 @@ WHERE name IS NOT excluded.name
 
 _STANDING_COLUMNS = (
     "guild_id, season, official_only, user_id, matches, wins, points, rounds_won, best_round, "
-    "matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated"
+    "matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated, team_matches, "
+    "team_wins"
 )
 
 _UPSERT_STANDING = f"""
 INSERT INTO standings ({_STANDING_COLUMNS})
-VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (guild_id, user_id, season, official_only) DO UPDATE SET
     matches = matches + 1,
     wins = wins + excluded.wins,
@@ -103,7 +105,9 @@ ON CONFLICT (guild_id, user_id, season, official_only) DO UPDATE SET
     mu = excluded.mu,
     sigma = excluded.sigma,
     ordinal = excluded.ordinal,
-    rated = rated + excluded.rated
+    rated = rated + excluded.rated,
+    team_matches = team_matches + excluded.team_matches,
+    team_wins = team_wins + excluded.team_wins
 """
 
 # At a server's first house-ruled match, its standings so far (all official) become the
@@ -111,7 +115,8 @@ ON CONFLICT (guild_id, user_id, season, official_only) DO UPDATE SET
 _SPLIT_OFFICIAL = f"""
 INSERT INTO standings ({_STANDING_COLUMNS})
 SELECT guild_id, season, 1, user_id, matches, wins, points, rounds_won, best_round,
-       matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated
+       matches_classic, matches_sonic, matches_mario, mu, sigma, ordinal, rated, team_matches,
+       team_wins
 FROM standings WHERE guild_id = ? AND official_only = 0
 """
 
@@ -220,6 +225,8 @@ async def record_match(
         _json(went_out),
         _json(record.events),
         house_rules_json(record.house_rules),
+        record.teams,
+        record.tournament_id,
     )
     # Nothing here needs another's result: one wait for all of them.
     inserted, taken, rating_settings, ratings, dropped = await together(
@@ -389,7 +396,7 @@ async def recent_matches(conn: Conn, guild_id: int, limit: int, offset: int) -> 
         fetch(
             conn,
             "SELECT match_id, number, season, edition, scoring, started_at, finished_at, "
-            f"json_array_length(rounds), house_rules {page}",
+            f"json_array_length(rounds), house_rules, teams, tournament_id {page}",
             (guild_id, limit, offset),
         ),
         fetch(

@@ -20,7 +20,7 @@ from bot.tables.scheduler import ManualScheduler
 from bot.tables.snapshot import hand_of, snapshot_of
 from bot.tables.table import Status, Table
 from cogs.ui.hand import HAND_IMAGE, PAGE_SIZE, hand_layout
-from cogs.ui.ids import PickColor
+from cogs.ui.ids import Click, PickColor, Recap, decode
 from cogs.ui.lobby import lobby_view
 from cogs.ui.table import SCORES_IMAGE, TABLE_IMAGE, table_view
 from fake_discord.discord_py import check_send
@@ -180,6 +180,15 @@ async def test_lowest_scoring_says_when_the_match_ends_and_what_each_scores() ->
     check(final, SCORES_IMAGE)
     assert "🏆 **Ann** won the match!" in text_of(final)
     assert [c.label for c in items(final) if isinstance(c, ui.Button)] == ["Rematch"]
+    # A recorded round (its seed revealed) offers its recap beside Next round or Rematch.
+    for ended, first in ((over, "Next round"), (won, "Rematch")):
+        shown = dataclasses.replace(ended, commitment="ab" * 32, revealed_seed=12345)
+        buttons = [
+            c for c in items(table_view(shown, image=SCORES_IMAGE)) if isinstance(c, ui.Button)
+        ]
+        assert [b.label for b in buttons] == [first, "Round recap"]
+        recap = decode(buttons[1].custom_id or "")
+        assert recap == Click(shown.table_id, None, Recap(1), "table")
 
 
 def replace_winners(scores: ScoreView, winners: tuple[int, ...]) -> ScoreView:

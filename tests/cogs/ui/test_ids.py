@@ -33,6 +33,7 @@ from cogs.ui.ids import (
     OpenHouseRules,
     PickColor,
     PickTarget,
+    Recap,
     Rematch,
     Request,
     TurnPage,
@@ -65,6 +66,7 @@ REQUESTS: list[tuple[Request, str]] = [
     (ShowHand(), "table"),
     (NextRound(), "table"),
     (Rematch(), "rematch"),
+    (Recap(999), "table"),
     (Action(ANY_SEAT, "catch", target=9), "table"),
     (Action(ANY_SEAT, "play", CARD_INDEX["red-7"]), "hand"),
     (Action(ANY_SEAT, "play", CARD_INDEX["wild-victory-lap"], COLOR_INDEX["yellow"]), "hand"),
@@ -134,6 +136,9 @@ def test_table_only_buttons_and_versionless_ids() -> None:
         "uno:t1:1:aim:0.wild-custom",
         "uno:t1:1:aim:0.red-7.blue",
         "uno:t1:0:preset",
+        "uno:t1:0:recap",
+        "uno:t1:0:recap:0",
+        "uno:t1:0:recap:1000",
     ],
 )
 def test_anything_else_is_broken(text: str) -> None:
