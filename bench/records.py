@@ -32,6 +32,7 @@ import asyncpg
 
 from bot.engine import PRESETS, RuleSet
 from bot.engine.cards import Edition
+from bot.engine.events import write_all
 from bot.engine.match import Match
 from bot.engine.playout import play_match
 from bot.engine.record import RoundRecord
@@ -78,7 +79,7 @@ def match_record(match: Match, seed: int) -> MatchRecord:
         started_at=1.7e9 + seed,
         finished_at=1.7e9 + seed + 600,
         rounds=match.rounds,
-        events=[*match.dealer_events, *match.game.events],
+        events=write_all([*match.dealer_events, *match.game.events]),
         players=players,
         winners=[p.user_id for p in players if p.place == 1],
         house_rules=rules.house.to_dict(),

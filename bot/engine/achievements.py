@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .cards import Edition
 from .errors import RuleError
+from .events import Accepted, Caught
 from .record import RoundRecord
 from .review import review
 
@@ -63,11 +64,10 @@ def round_tally(record: RoundRecord, seat: int) -> tuple[int, int]:
         return 0, 0
     for move in moves:
         for event in move.events:
-            kind = event.get("type")
-            if kind == "catch" and event.get("seat") == seat:
+            if isinstance(event, Caught) and event.seat == seat:
                 catches += 1
-            elif kind == "accept" and event.get("seat") == seat:
-                biggest = max(biggest, int(event.get("count", 0)))
+            elif isinstance(event, Accepted) and event.seat == seat:
+                biggest = max(biggest, event.count)
     return catches, biggest
 
 

@@ -4,9 +4,8 @@ the colors a seat showed it lacks, a hand shown in a challenge, and chances draw
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 from .cards import (
     CARD_COLOR,
@@ -18,7 +17,20 @@ from .cards import (
     Edition,
     edition_deck,
 )
-from .game import MATCHES, Game, Phase
+from .events import (
+    Bounced,
+    Challenged,
+    ColorChosen,
+    Drew,
+    EventBase,
+    FirstCard,
+    Left,
+    Passed,
+    Played,
+    Rotated,
+    Swapped,
+)
+from .game import MATCHES, Event, Game, Phase
 
 T = TypeVar("T")
 
@@ -45,9 +57,9 @@ class Knowledge:
 
 
 class Fact(NamedTuple):
-    """The fields of one event that a computer seat reads (absent ones -1 or empty)."""
+    """The fields of one event that a computer seat reads (the others -1 or empty)."""
 
-    kind: str
+    kind: type[EventBase]  # the event's own type
     seat: int = -1
     card: int = -1
     color: int = -1  # the color a wild card named, or a color chosen
@@ -59,26 +71,29 @@ class Fact(NamedTuple):
     starts: bool = False  # a first card that starts the round
 
 
-def fact(event: Mapping[str, Any]) -> Fact:
-    """The one place that reads the engine's event records."""
-    kind = event["type"]
-    seat = int(event.get("seat", -1))
-    if kind in ("play", "bounce"):
-        card = CARD_INDEX[event["card"]]
-        named = COLOR_INDEX[event["color"]] if IS_WILD[card] and "color" in event else -1
-        return Fact(kind, seat, card, named)
-    if kind == "first_card":
-        return Fact(kind, card=CARD_INDEX[event["card"]], starts=event["effect"] == "starts")
-    if kind == "color":
-        return Fact(kind, seat, color=COLOR_INDEX[event["color"]])
-    if kind == "draw":
-        return Fact(kind, seat, cards=int(event["count"]), reason=str(event["reason"]))
-    if kind == "challenge":
-        hand = tuple(CARD_INDEX[c] for c in event["hand"])
-        return Fact(kind, seat, target=int(event["target"]), legal=bool(event["legal"]), hand=hand)
-    if kind == "swap":
-        return Fact(kind, seat, target=int(event["target"]))
-    return Fact(kind, seat)
+def fact(event: Event) -> Fact:
+    """The one place that reads the engine's events, as card and color indexes (the most
+    frequent kinds tested first: this runs over the whole record at every decision)."""
+    kind = type(event)
+    if isinstance(event, (Played, Bounced)):
+        card = CARD_INDEX[event.card]
+        color = event.color
+        named = COLOR_INDEX[color] if color is not None and IS_WILD[card] else -1
+        return Fact(kind, event.seat, card, named)
+    if isinstance(event, Drew):
+        return Fact(kind, event.seat, cards=event.count, reason=event.reason)
+    if isinstance(event, (Passed, Left)):
+        return Fact(kind, event.seat)
+    if isinstance(event, FirstCard):
+        return Fact(kind, card=CARD_INDEX[event.card], starts=event.effect == "starts")
+    if isinstance(event, ColorChosen):
+        return Fact(kind, event.seat, color=COLOR_INDEX[event.color])
+    if isinstance(event, Challenged):
+        hand = tuple(CARD_INDEX[c] for c in event.hand)
+        return Fact(kind, event.seat, target=event.target, legal=event.legal, hand=hand)
+    if isinstance(event, Swapped):
+        return Fact(kind, event.seat, target=event.target)
+    return Fact(kind)
 
 
 def _swap_keys(table: dict[int, T], a: int, b: int) -> None:
@@ -114,19 +129,19 @@ class _Draw4Watch:
     def see(self, event: Fact, before: int) -> None:
         kind = event.kind
         who = event.seat
-        if kind == "challenge":
+        if kind is Challenged:
             self.close(event.target, HONEST if event.legal else BLUFF)
-        elif kind in ("play", "bounce") and who in self.open:
+        elif kind in (Played, Bounced) and who in self.open:
             # A card of the color in force before the Draw Four, played before any draw: it was
             # in hand all along.
             if not IS_WILD[event.card] and CARD_COLOR[event.card] == self.open[who]:
                 self.close(who, BLUFF)
-        elif kind == "draw" and who in self.open and event.reason != "challenge":
+        elif kind is Drew and who in self.open and event.reason != "challenge":
             self.close(who, UNSHOWN)
-        elif kind in ("swap", "rotate", "leave"):
+        elif kind in (Swapped, Rotated, Left):
             for seat in list(self.open):
                 self.close(seat, UNSHOWN)
-        if kind == "play" and event.card == WILD_DRAW4:
+        if kind is Played and event.card == WILD_DRAW4:
             self.close(who, UNSHOWN)
             self.open[who] = before
 
@@ -151,12 +166,12 @@ def knowledge(game: Game, seat: int) -> Knowledge:
         if drawer >= 0:
             # The drawn card was played (it is gone) or, unless kept by a pass, did not fit
             # either: in both cases it no longer counts as an unconstrained card.
-            if not (kind == "pass" and event.seat == drawer):
+            if not (kind is Passed and event.seat == drawer):
                 excluded, since = void_at[drawer]
                 void_at[drawer] = (excluded, since - 1)
             drawer = -1
         draw4s.see(event, color)
-        if kind == "play" or kind == "bounce":
+        if kind in (Played, Bounced):
             card = event.card
             who = event.seat
             before = color
@@ -165,13 +180,13 @@ def knowledge(game: Game, seat: int) -> Knowledge:
             known = info.known.get(who)
             if known is not None and known[card] > 0:
                 known[card] -= 1
-        elif kind == "first_card":
+        elif kind is FirstCard:
             if event.starts:
                 top = event.card
                 color = CARD_COLOR[top]
-        elif kind == "color":
+        elif kind is ColorChosen:
             color = event.color
-        elif kind == "draw":
+        elif kind is Drew:
             who = event.seat
             own_turn = event.reason in ("draw", "until_playable")
             if own_turn and who != seat and top >= 0 and event.cards:
@@ -180,18 +195,18 @@ def knowledge(game: Game, seat: int) -> Knowledge:
             if who in void_at:
                 excluded, since = void_at[who]
                 void_at[who] = (excluded, since + event.cards)
-        elif kind == "challenge":
+        elif kind is Challenged:
             if event.seat == seat:
                 info.known[event.target] = Counter(event.hand)
-        elif kind == "leave":
+        elif kind is Left:
             info.known.pop(event.seat, None)
             void_at.pop(event.seat, None)
-        elif kind == "swap":
+        elif kind is Swapped:
             # What was known of a hand follows it to its new owner.
             a, b = event.seat, event.target
             _swap_keys(info.known, a, b)
             _swap_keys(void_at, a, b)
-        elif kind == "rotate":
+        elif kind is Rotated:
             info.known.clear()
             void_at.clear()
     for who, (excluded, since) in void_at.items():

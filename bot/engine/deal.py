@@ -14,6 +14,7 @@ from .cards import (
     WILD_DRAW4,
     Edition,
 )
+from .events import Dealt, FirstCard, reversed_, skipped
 from .phase import Phase
 from .state import RoundState
 
@@ -33,7 +34,7 @@ def deal(state: RoundState) -> None:
     for _ in range(size):
         for seat in order:
             hands[seat].append(pile.pop())
-    state.events.append({"type": "deal", "dealer": state.dealer, "cards": size})
+    state.events.append(Dealt(state.dealer, size))
     turn_up_first(state)
 
 
@@ -49,17 +50,17 @@ def turn_up_first(state: RoundState) -> None:
     if state.edition is Edition.SONIC:
         while not IS_NUMBER[card] and any(IS_NUMBER[c] for c in pile):
             discard.append(card)
-            events.append({"type": "first_card", "card": CODES[card], "effect": "ignored"})
+            events.append(FirstCard(CODES[card], "ignored"))
             card = pile.pop()
     elif card == WILD_DRAW4 and any(c != WILD_DRAW4 for c in pile):
         while card == WILD_DRAW4:
             pile.insert(state.rng.randrange(len(pile) + 1), card)
-            events.append({"type": "first_card", "card": CODES[card], "effect": "returned"})
+            events.append(FirstCard(CODES[card], "returned"))
             card = pile.pop()
     discard.append(card)
     state.color = CARD_COLOR[card]
     rank = CARD_RANK[card]
-    events.append({"type": "first_card", "card": CODES[card], "effect": "starts"})
+    events.append(FirstCard(CODES[card], "starts"))
     state.current = left
     # A first 7, 0 or Wild Customizable is only its plain game: no swap, pass or effect.
     if IS_WILD[card]:
@@ -68,12 +69,12 @@ def turn_up_first(state: RoundState) -> None:
         return  # an action card that could not be covered: its effect is ignored
     elif rank == DRAW2:
         state.draw_cards(left, 2, "draw2")
-        events.append({"type": "skip", "seat": left})
+        events.append(skipped(left))
         state.current = state.next_seat(left)
     elif rank == SKIP:
-        events.append({"type": "skip", "seat": left})
+        events.append(skipped(left))
         state.current = state.next_seat(left)
     elif rank == REVERSE:
         state.direction = -1
-        events.append({"type": "reverse", "direction": -1})
+        events.append(reversed_(-1))
         state.current = state.dealer

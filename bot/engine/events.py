@@ -1,20 +1,21 @@
-"""What a round records, as frozen types: one per kind of event, read from the record.
+"""What a round records, as frozen types: one per kind of event.
 
-The engine records each event as a JSON-ready dict with a ``type`` (``state.Event``): that is
-the game's saved record and the scenario command's ``events``, unchanged. Readers take the
-events typed: ``read`` gives an event's frozen type, whose fields are the dict's, and
-``to_json`` gives the dict back. The engine keeps building dicts on its hot paths because a
-frozen instance costs two to four times a dict literal to make, which was a 12 % to 20 % loss
-of actions per second; ``tests/engine/test_engine_events.py`` checks over many rounds that
-every recorded event reads as its type and writes back to the very same dict.
-docs/rules.md lists the events and their fields.
+The engine records every event as one of these (``RoundState.events``, a match's
+``dealer_events``). The saved record and the scenario command's ``events`` are their
+``to_json`` dicts, keys in each kind's field order; ``read`` types a saved dict back at a
+restore. An event is a value, so one instance may stand for all equal ones: the kinds a round
+records by the hundred come from ``shared`` constructors (``played``, ``drew``, ``skipped``,
+...), which hand out the instance made before for equal fields. A hit of their ``lru_cache``
+costs less than a dict literal, where a new frozen instance costs about four times one
+(docs/performance.md). docs/rules.md lists the events and their fields.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from functools import lru_cache
+from typing import Any, ClassVar, ParamSpec, TypeVar, cast
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,14 +23,15 @@ class EventBase:
     """Fields common to no event: each kind adds its own and names its ``type``."""
 
     TYPE: ClassVar[str] = ""
+    __match_args__: ClassVar[tuple[str, ...]] = ()  # each kind's fields, in the record's order
 
     def to_json(self) -> dict[str, Any]:
         """The event as the record holds it (fields left at None are absent)."""
         data: dict[str, Any] = {"type": self.TYPE}
-        for item in fields(self):
-            value = getattr(self, item.name)
+        for name in self.__match_args__:
+            value = getattr(self, name)
             if value is not None:
-                data[item.name] = list(value) if isinstance(value, tuple) else value
+                data[name] = list(value) if type(value) is tuple else value
         return data
 
 
@@ -58,13 +60,14 @@ class Played(EventBase):
 
 @dataclass(frozen=True, slots=True)
 class Bounced(EventBase):
-    """A Super Star sent a pending penalty back to ``target``."""
+    """A Super Star sent a pending penalty back to ``target`` (the color it named first, as
+    the record writes them)."""
 
     TYPE: ClassVar[str] = "bounce"
     seat: int
     card: str
+    color: str
     target: int
-    color: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,6 +295,33 @@ KINDS: dict[str, type[RoundEvent]] = {
 
 _TUPLES = frozenset({"hand"})
 
+P = ParamSpec("P")
+E = TypeVar("E", bound=EventBase)
+SHARED = 4096  # distinct events each shared constructor remembers
+
+
+def shared(kind: Callable[P, E]) -> Callable[P, E]:
+    """``kind``'s constructor, handing out the instance it made before for equal fields."""
+    return cast("Callable[P, E]", lru_cache(maxsize=SHARED)(kind))
+
+
+# The events of every turn; the rarer ones (the deal, a challenge's hand, the round's end, a
+# Wild Customizable's written rule, ...) are made as they come.
+played = shared(Played)
+drew = shared(Drew)
+skipped = shared(Skipped)
+reversed_ = shared(Reversed)
+uno_called = shared(UnoCalled)
+passed = shared(Passed)
+accepted = shared(Accepted)
+stacked = shared(Stacked)
+reshuffled = shared(Reshuffled)
+swapped = shared(Swapped)
+rotated = shared(Rotated)
+jumped_in = shared(JumpedIn)
+custom_effect_done = shared(CustomEffectDone)
+play_again = shared(PlayAgain)
+
 
 def read(data: Mapping[str, Any]) -> RoundEvent:
     """The typed event of one recorded dict; ValueError for a type no round records."""
@@ -309,3 +339,8 @@ def read(data: Mapping[str, Any]) -> RoundEvent:
 def read_all(events: Iterable[Mapping[str, Any]]) -> list[RoundEvent]:
     """The typed events of a record, in order."""
     return [read(data) for data in events]
+
+
+def write_all(events: Iterable[RoundEvent]) -> list[dict[str, Any]]:
+    """A record's events as the saved JSON holds them, in order."""
+    return [event.to_json() for event in events]

@@ -7,8 +7,8 @@ pass, color, UNO, catch), ``penalties`` (a pending draw penalty and its answers,
 included), ``house_effects`` (the other house rules), ``leaving``, ``legality`` (what a seat may
 do now) and ``stalemate``. None of them imports this module. Actions are validated completely
 before anything changes, so a rejected action (``RuleError``) leaves the round untouched. Each
-applied action appends events (plain dicts with a ``type``) to ``self.events``; they are the
-game's record.
+applied action appends events (the frozen types of ``events``) to ``self.events``; they are
+the game's record.
 """
 
 from __future__ import annotations

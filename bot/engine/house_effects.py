@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import errors
 from .cards import IS_NUMBER, IS_WILD, WILD_DRAW4
+from .events import custom_effect_done, drew, play_again, rotated, skipped, swapped
 from .house import CustomEffect
 from .penalties import draw4_legal
 from .phase import CUSTOM, CUSTOM_SWAP, ROTATE, SWAP, Phase
@@ -99,9 +100,7 @@ def draw(state: RoundState, seat: int) -> None:
                 break
         if len(hand) > 1:
             state.called[seat] = False
-        state.events.append(
-            {"type": "draw", "seat": seat, "count": count, "reason": "until_playable"}
-        )
+        state.events.append(drew(seat, count, "until_playable"))
     elif state.draw_cards(seat, 1, "draw"):
         card = hand[-1]
         playable = state.can_play(card) and allowed(state, seat, card)
@@ -125,7 +124,7 @@ def swap(state: RoundState, seat: int, target: int) -> None:
     """``seat`` and ``target`` exchange hands (the cards stay hidden: only seats are told)."""
     hands = state.hands
     hands[seat], hands[target] = hands[target], hands[seat]
-    state.events.append({"type": "swap", "seat": seat, "target": target})
+    state.events.append(swapped(seat, target))
     _recount_calls(state)
 
 
@@ -137,7 +136,7 @@ def rotate(state: RoundState) -> None:
         if state.active[seat]:
             moved[state.next_seat(seat)] = hands[seat]
     state.hands = moved
-    state.events.append({"type": "rotate", "direction": state.direction})
+    state.events.append(rotated(state.direction))
     _recount_calls(state)
 
 
@@ -155,7 +154,7 @@ def resolve(state: RoundState, seat: int, effect: int, nxt: int, target: int | N
         rotate(state)
         return
     kind = state.house.custom_effect
-    state.events.append({"type": "custom_effect", "seat": seat, "effect": kind.value})
+    state.events.append(custom_effect_done(seat, kind.value))
     if effect == CUSTOM_SWAP:
         assert target is not None
         swap(state, seat, target)
@@ -163,12 +162,12 @@ def resolve(state: RoundState, seat: int, effect: int, nxt: int, target: int | N
         state.draw_round(seat, "custom")
     elif kind is CustomEffect.NEXT_DRAWS_2:
         state.draw_cards(nxt, 2, "custom")
-        state.events.append({"type": "skip", "seat": nxt})
+        state.events.append(skipped(nxt))
         state.current = state.next_seat(nxt)
     elif kind is CustomEffect.ROTATE_HANDS:
         rotate(state)
     elif kind is CustomEffect.PLAY_AGAIN:
-        state.events.append({"type": "play_again", "seat": seat})
+        state.events.append(play_again(seat))
         state.current = seat
 
 
@@ -178,8 +177,8 @@ def last_card(state: RoundState, seat: int, effect: int, nxt: int) -> None:
         return  # a last 7 or 0 swaps and passes nothing
     kind = state.house.custom_effect
     if kind is CustomEffect.EVERYONE_DRAWS_1:
-        state.events.append({"type": "custom_effect", "seat": seat, "effect": kind.value})
+        state.events.append(custom_effect_done(seat, kind.value))
         state.draw_round(seat, "custom")
     elif kind is CustomEffect.NEXT_DRAWS_2:
-        state.events.append({"type": "custom_effect", "seat": seat, "effect": kind.value})
+        state.events.append(custom_effect_done(seat, kind.value))
         state.draw_cards(nxt, 2, "custom")

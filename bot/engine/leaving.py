@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import errors
+from .events import Forfeit, Left
 from .phase import Phase
 from .state import RoundState
 from .teams import sides_left
@@ -23,7 +24,7 @@ def leave(state: RoundState, seat: int) -> None:
     returned = len(state.hands[seat])
     state.hands[seat] = []
     state.called[seat] = False
-    state.events.append({"type": "leave", "seat": seat, "returned": returned})
+    state.events.append(Left(seat, returned))
     # Work out who goes next before the seat disappears from the rotation.
     was_current = state.current == seat
     following = state.next_seat(seat)
@@ -37,7 +38,7 @@ def leave(state: RoundState, seat: int) -> None:
         state.current = -1
         state.exposed = -1
         state.points = [0] * state.n
-        state.events.append({"type": "forfeit", "winner": following})
+        state.events.append(Forfeit(following))
         return
     # A penalty whose author left still stands: its target answers as usual (a challenge is
     # judged on the hand recorded at the play); only what would fall back on the author lapses.

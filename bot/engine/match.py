@@ -12,6 +12,7 @@ from .action import Action, Do
 from .ai_challenge import ChallengeRecord
 from .ai_memory import knowledge
 from .cards import CARD_POINTS, CARD_RANK, CODES, IS_NUMBER, Edition, edition_deck, shuffle
+from .events import DealerChosen, DealerDraw, read_all, write_all
 from .game import Event, Game
 from .record import RoundLog
 from .rules import RuleSet, Scoring
@@ -43,7 +44,7 @@ def choose_first_dealer(
     """Classic, mario: high card deals (action cards count 0, ties redraw). Sonic: at random."""
     if edition is Edition.SONIC:
         dealer = rng.randrange(players)
-        return dealer, [{"type": "dealer", "seat": dealer, "how": "random"}]
+        return dealer, [DealerChosen(dealer, "random")]
     deck = edition_deck(edition)
     shuffle(deck, rng)
     contenders = list(range(players))
@@ -54,13 +55,11 @@ def choose_first_dealer(
             shuffle(deck, rng)
         drawn = {seat: deck.pop() for seat in contenders}
         values = {s: CARD_RANK[c] if IS_NUMBER[c] else 0 for s, c in drawn.items()}
-        events.append(
-            {"type": "dealer_draw", "cards": {str(s): CODES[c] for s, c in drawn.items()}}
-        )
+        events.append(DealerDraw({str(s): CODES[c] for s, c in drawn.items()}))
         best = max(values.values())
         contenders = [s for s in contenders if values[s] == best]
         if len(contenders) == 1:
-            events.append({"type": "dealer", "seat": contenders[0], "how": "high_card"})
+            events.append(DealerChosen(contenders[0], "high_card"))
             return contenders[0], events
 
 
@@ -297,7 +296,7 @@ class Match:
             "winners": list(self.winners),
             "forfeit": self.forfeit,
             "dealer": self.dealer,
-            "dealer_events": list(self.dealer_events),
+            "dealer_events": write_all(self.dealer_events),
             "scored": self.round_scored,
             "rng": rng_to_json(self.rng),
             "game": self.game.to_dict(),
@@ -319,7 +318,7 @@ class Match:
         match.winners = [int(w) for w in data["winners"]]
         match.forfeit = bool(data["forfeit"])
         match.dealer = int(data["dealer"])
-        match.dealer_events = list(data["dealer_events"])
+        match.dealer_events = read_all(data["dealer_events"])
         match.rng = rng_from_json(data["rng"])
         match.game = Game.from_dict(data["game"])
         match.round_scored = bool(data["scored"])

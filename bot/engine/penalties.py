@@ -20,9 +20,10 @@ from .cards import (
     WILD_SUPER_STAR,
     Edition,
 )
+from .events import Bounced, Challenged, Played, accepted, played, stacked, uno_called
 from .house import Stack
 from .phase import Phase
-from .state import Event, RoundState
+from .state import RoundState
 
 DRAW2_CARDS: frozenset[int] = frozenset(
     c for c in range(CARD_KINDS) if not IS_WILD[c] and CARD_RANK[c] == DRAW2
@@ -125,22 +126,20 @@ def play_answer(state: RoundState, seat: int, card: int, color: int | None, uno:
         state.called[seat] = uno
         if not uno:
             state.exposed = seat
-    kind = "bounce" if card == WILD_SUPER_STAR else "play"
-    event: Event = {"type": kind, "seat": seat, "card": CODES[card]}
-    if wild:
-        event["color"] = COLORS[state.color]
+    code = CODES[card]
     if card == WILD_SUPER_STAR:
-        event["target"] = state.pending_from
-        _bounce(state, seat, hand, event, uno)
+        bounce = Bounced(seat, code, COLORS[state.color], state.pending_from)
+        _bounce(state, seat, hand, bounce, uno)
     else:
-        _stack(state, seat, card, hand, event, uno, prev_color)
+        play = played(seat, code, COLORS[state.color]) if wild else played(seat, code)
+        _stack(state, seat, card, hand, play, uno, prev_color)
 
 
-def _bounce(state: RoundState, seat: int, hand: list[int], event: Event, uno: bool) -> None:
+def _bounce(state: RoundState, seat: int, hand: list[int], event: Bounced, uno: bool) -> None:
     """A Super Star sends the whole penalty back to whoever played its last card."""
     state.events.append(event)
     if len(hand) == 1 and uno:
-        state.events.append({"type": "uno", "seat": seat})
+        state.events.append(uno_called(seat))
     author = state.pending_from
     if state.active[author]:  # a penalty's author who left draws nothing
         state.draw_cards(author, state.penalty, "bounce")
@@ -156,7 +155,7 @@ def _stack(
     seat: int,
     card: int,
     hand: list[int],
-    event: Event,
+    event: Played,
     uno: bool,
     prev_color: int,
 ) -> None:
@@ -164,11 +163,11 @@ def _stack(
     events = state.events
     events.append(event)
     if len(hand) == 1 and uno:
-        events.append({"type": "uno", "seat": seat})
+        events.append(uno_called(seat))
     four = card == WILD_DRAW4
     total = state.penalty + (4 if four else 2)
     target = state.next_seat(seat)
-    events.append({"type": "stack", "seat": seat, "target": target, "total": total})
+    events.append(stacked(seat, target, total))
     if not hand:
         # Stacked with the last card: the round ends and the target draws the total.
         state.end_response()
@@ -187,7 +186,7 @@ def accept(state: RoundState, seat: int) -> None:
     if state.exposed != seat:  # a turn action closes another player's UNO window
         state.exposed = -1
     count = state.penalty
-    state.events.append({"type": "accept", "seat": seat, "count": count})
+    state.events.append(accepted(seat, count))
     state.draw_cards(seat, count, "draw4" if state.pending_card == WILD_DRAW4 else "draw2")
     state.end_response()
     state.current = state.next_seat(seat)
@@ -204,15 +203,9 @@ def challenge(state: RoundState, seat: int) -> None:
     culprit = state.pending_from
     legal = state.pending_legal
     total = state.penalty
-    state.events.append(
-        {
-            "type": "challenge",
-            "seat": seat,
-            "target": culprit,
-            "legal": legal,
-            "hand": [CODES[c] for c in state.pending_hand],  # shown to the challenger only
-        }
-    )
+    # The hand is shown to the challenger only.
+    hand = tuple(CODES[c] for c in state.pending_hand)
+    state.events.append(Challenged(seat, culprit, legal, hand))
     state.end_response()
     if legal:
         state.draw_cards(seat, total + 2, "challenge")

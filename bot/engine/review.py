@@ -1,19 +1,30 @@
 """A recorded round looked back on: its moves one by one with their events, and its key moments.
 
-A replay steps through these; the scoreboard's awards read them too. Events are read here only,
-through ``_kind`` and ``_get``, so a change of the events' form touches one place.
+A replay steps through these; the scoreboard's awards read them too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from . import ai
 from .action import Action
 from .errors import RuleError
+from .events import (
+    Caught,
+    Challenged,
+    Drew,
+    Forfeit,
+    JumpedIn,
+    Left,
+    Played,
+    RoundOver,
+    Stacked,
+    Stalled,
+    Swapped,
+)
 from .game import Event, Game
 from .record import RecordError, RoundRecord, apply_recorded
 from .snapshot import PublicView, public_view
@@ -32,14 +43,6 @@ MOMENT_KINDS = (
 )
 BIG_DRAW = 4  # a draw of this many cards or more is a key moment
 HARD_ROLLOUTS = 24  # the hard player's search when judging a decision (a few ms each)
-
-
-def _kind(event: Event | Mapping[str, Any]) -> str:
-    return str(event.get("type", ""))
-
-
-def _get(event: Event | Mapping[str, Any], name: str, default: Any = None) -> Any:
-    return event.get(name, default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,23 +106,23 @@ def review(record: RoundRecord) -> ReviewedRound:
 
 def _moments(move: Move) -> list[Moment]:
     out: list[Moment] = []
+    number = move.number
     for event in move.events:
-        kind = _kind(event)
-        seat = int(_get(event, "seat", move.action.seat))
-        if kind == "play" and _get(event, "card") == "wild-draw4":
-            out.append(Moment(move.number, "wild_draw4", seat))
-        elif kind == "challenge":
-            out.append(Moment(move.number, "challenge", seat))
-        elif kind == "stack":
-            out.append(Moment(move.number, "stack", seat, int(_get(event, "total", 0))))
-        elif kind == "draw" and int(_get(event, "count", 0)) >= BIG_DRAW:
-            out.append(Moment(move.number, "penalty", seat, int(_get(event, "count", 0))))
-        elif kind == "catch":
-            out.append(Moment(move.number, "catch", seat))
-        elif kind in ("swap", "jump_in", "leave"):
-            out.append(Moment(move.number, kind, seat))
-        elif kind in ("round_over", "stalled", "forfeit"):
-            out.append(Moment(move.number, "went_out", int(_get(event, "winner", seat))))
+        match event:
+            case Played(seat=seat, card="wild-draw4"):
+                out.append(Moment(number, "wild_draw4", seat))
+            case Challenged(seat=seat):
+                out.append(Moment(number, "challenge", seat))
+            case Stacked(seat=seat, total=total):
+                out.append(Moment(number, "stack", seat, total))
+            case Drew(seat=seat, count=count) if count >= BIG_DRAW:
+                out.append(Moment(number, "penalty", seat, count))
+            case Caught(seat=seat):
+                out.append(Moment(number, "catch", seat))
+            case Swapped(seat=seat) | JumpedIn(seat=seat) | Left(seat=seat):
+                out.append(Moment(number, event.TYPE, seat))
+            case RoundOver(winner=winner) | Stalled(winner=winner) | Forfeit(winner=winner):
+                out.append(Moment(number, "went_out", winner))
     return out
 
 
@@ -148,23 +151,18 @@ def awards(reviewed: ReviewedRound) -> tuple[Award, ...]:
     catches: dict[int, int] = {}
     for move in reviewed.moves:
         for event in move.events:
-            kind = _kind(event)
-            if kind == "draw":
-                count = int(_get(event, "count", 0))
-                seat = int(_get(event, "seat", move.action.seat))
-                reason = _get(event, "reason")
-                if reason in PENALTY_REASONS and (penalty is None or count > penalty.count):
-                    penalty = Award("biggest_penalty", seat, count)
-                elif reason in ("draw", "until_playable") and count >= max(
-                    LONG_DRAW, draw.count + 1 if draw else 0
-                ):
-                    draw = Award("longest_draw", seat, count)
-            elif kind == "challenge" and _get(event, "legal") is False:
-                seat = int(_get(event, "seat", move.action.seat))
-                challenges[seat] = challenges.get(seat, 0) + 1
-            elif kind == "catch":
-                seat = int(_get(event, "seat", move.action.seat))
-                catches[seat] = catches.get(seat, 0) + 1
+            match event:
+                case Drew(seat=seat, count=count, reason=reason):
+                    if reason in PENALTY_REASONS and (penalty is None or count > penalty.count):
+                        penalty = Award("biggest_penalty", seat, count)
+                    elif reason in ("draw", "until_playable") and count >= max(
+                        LONG_DRAW, draw.count + 1 if draw else 0
+                    ):
+                        draw = Award("longest_draw", seat, count)
+                case Challenged(seat=seat, legal=False):
+                    challenges[seat] = challenges.get(seat, 0) + 1
+                case Caught(seat=seat):
+                    catches[seat] = catches.get(seat, 0) + 1
     found = [a for a in (penalty, draw) if a is not None]
     found += [Award("challenge_won", s, n) for s, n in sorted(challenges.items())]
     winner = reviewed.final.winner
@@ -238,7 +236,7 @@ def play_views(record: RoundRecord, names: list[str], round_number: int = 1) -> 
     for action in record.actions:
         start = len(game.events)
         apply_recorded(game, action)
-        played = any(_kind(e) == "play" for e in game.events[start:])
+        played = any(isinstance(e, Played) for e in game.events[start:])
         if played or game.over:
             views.append(public_view(game, names, round_number=round_number))
     return views

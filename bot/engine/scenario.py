@@ -15,6 +15,7 @@ from typing import Any
 from . import errors
 from .cards import CARD_INDEX, CODES, COLOR_INDEX, COLORS, Edition, edition_deck
 from .errors import RuleError
+from .events import write_all
 from .game import MAX_PLAYERS, MIN_PLAYERS, Action, Do, Game
 from .house import HouseRules
 from .rules import DEFAULT_TARGET, Scoring
@@ -199,7 +200,7 @@ def run_scenario(data: Any, explain: Callable[[RuleError], str] = str) -> dict[s
     state = state_of(game)
     if options.teams:
         state.update(team_state(game, options))
-    return {"error": error, "state": state, "events": game.events}
+    return {"error": error, "state": state, "events": write_all(game.events)}
 
 
 def parse_active(data: dict[str, Any], players: int, dealer: int) -> list[bool] | None:

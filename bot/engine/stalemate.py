@@ -10,6 +10,7 @@ can finish").
 from __future__ import annotations
 
 from .cards import CARD_POINTS
+from .events import Stalled
 from .house_effects import holds_playable
 from .phase import Phase
 from .state import RoundState
@@ -38,6 +39,6 @@ def end_stalled(state: RoundState) -> int:
     hand = state.hands[winner]
     state.discard[:0] = hand  # under the top card: the pile's top stays what everyone saw
     hand.clear()
-    state.events.append({"type": "stalled", "winner": winner})
+    state.events.append(Stalled(winner))
     state.win(winner)
     return winner

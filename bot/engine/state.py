@@ -18,10 +18,11 @@ from typing import Any, Self
 
 from . import errors
 from .cards import CARD_KINDS, CARD_POINTS, IS_WILD, NO_COLOR, WILD_DRAW4, Edition, shuffle
+from .events import RoundEvent, RoundOver, drew, read_all, reshuffled, write_all
 from .house import OFFICIAL, HouseRules
 from .phase import AWAITING, MATCHES, OFFICIAL_LOOKUPS, SWAP, Phase, lookups
 
-Event = dict[str, Any]
+Event = RoundEvent
 
 
 def rng_to_json(rng: random.Random) -> list[Any]:
@@ -131,7 +132,7 @@ class RoundState:
     winner: int = field(metadata=INT)
     points: list[int] | None = field(metadata=_saved(_points, _points))
     rng: random.Random = field(metadata=_saved(rng_to_json, rng_from_json))
-    events: list[Event] = field(metadata=_saved(list, list))  # a copy: saves never change
+    events: list[Event] = field(metadata=_saved(write_all, read_all))
     house: HouseRules = field(metadata=_saved(_house_json, _house, missing=lambda _: {}))
     penalty: int = field(metadata=_saved(int, int, missing=_penalty_before_stacking))
     teams: int = field(metadata=_saved(int, int, missing=lambda _: 0))  # 0: no teams (``teams``)
@@ -198,7 +199,7 @@ class RoundState:
         shuffle(discard, self.rng)
         self.draw_pile.extend(discard)
         self.discard = [top]
-        self.events.append({"type": "reshuffle", "cards": len(self.draw_pile)})
+        self.events.append(reshuffled(len(self.draw_pile)))
 
     def draw_cards(self, seat: int, count: int, reason: str) -> int:
         """Seat draws up to ``count`` cards (fewer only when no card is left anywhere)."""
@@ -223,7 +224,7 @@ class RoundState:
                 got += 1
         if len(hand) > 1:
             self.called[seat] = False
-        self.events.append({"type": "draw", "seat": seat, "count": got, "reason": reason})
+        self.events.append(drew(seat, got, reason))
         return got
 
     def draw_round(self, seat: int, reason: str) -> None:
@@ -290,7 +291,7 @@ class RoundState:
         self.exposed = -1
         total = sum(CARD_POINTS[c] for hand in self.hands for c in hand)
         self.points = [total if s == seat else 0 for s in range(self.n)]
-        self.events.append({"type": "round_over", "winner": seat, "points": total})
+        self.events.append(RoundOver(seat, total))
 
     # ----- a fresh round, a copy, a save -----
 

@@ -9,6 +9,18 @@ from __future__ import annotations
 
 from . import errors, house_effects, penalties
 from .cards import CARD_COLOR, CARD_KINDS, CODES, COLORS, IS_WILD, WILD_CUSTOM
+from .events import (
+    Caught,
+    ColorChosen,
+    Played,
+    drew,
+    jumped_in,
+    passed,
+    played,
+    reversed_,
+    skipped,
+    uno_called,
+)
 from .phase import (
     ANSWER_TWO,
     DRAW_FOUR,
@@ -45,7 +57,7 @@ def play(
         if phase is TURN and state.house.jump_in and 0 <= seat < state.n:
             house_effects.check_jump_in(state, seat, card, target)
             # Valid: the jumper's turn replaces the current one (the checks below pass).
-            state.events.append({"type": "jump_in", "seat": seat, "turn_of": state.current})
+            state.events.append(jumped_in(seat, state.current))
             state.current = seat
         else:
             state.check_turn(seat)
@@ -87,13 +99,14 @@ def play(
     if wild:
         if color is not None and 0 <= color < 4:
             state.color = color
-        event: Event = {"type": "play", "seat": seat, "card": CODES[card]}
-        event["color"] = COLORS[state.color]
+        event: Event
         if card == WILD_CUSTOM and state.house_rule and effect == PLAIN:
-            event["house_rule"] = state.house_rule
+            event = Played(seat, CODES[card], COLORS[state.color], state.house_rule)
+        else:
+            event = played(seat, CODES[card], COLORS[state.color])
     else:
         state.color = CARD_COLOR[card]
-        event = {"type": "play", "seat": seat, "card": CODES[card]}
+        event = played(seat, CODES[card])
     if phase is DRAWN:
         state.drawn = -1
     events.append(event)
@@ -101,7 +114,7 @@ def play(
     if left == 1:
         state.called[seat] = uno
         if uno:
-            events.append({"type": "uno", "seat": seat})
+            events.append(uno_called(seat))
         else:
             state.exposed = seat
     n = state.n
@@ -123,20 +136,20 @@ def play(
     if effect == PLAIN:
         state.current = nxt
     elif effect == SKIP_NEXT:
-        events.append({"type": "skip", "seat": nxt})
+        events.append(skipped(nxt))
         state.current = state.next_seat(nxt)
     elif effect == TURN_BACK:
         state.direction = -state.direction
-        events.append({"type": "reverse", "direction": state.direction})
+        events.append(reversed_(state.direction))
         if state.players == 2:
             # With two players a Reverse also acts as a Skip: the same player goes again.
-            events.append({"type": "skip", "seat": nxt})
+            events.append(skipped(nxt))
             state.current = seat
         else:
             state.current = state.next_seat(seat)
     elif effect == DRAW_TWO:
         state.draw_cards(nxt, 2, "draw2")
-        events.append({"type": "skip", "seat": nxt})
+        events.append(skipped(nxt))
         state.current = state.next_seat(nxt)
     elif effect == ANSWER_TWO:
         penalties.await_answer(state, seat, nxt, card, True, 2)
@@ -175,7 +188,7 @@ def draw(state: RoundState, seat: int) -> None:
     card = pile.pop()
     state.hands[seat].append(card)
     state.called[seat] = False  # the hand now holds two cards or more
-    state.events.append({"type": "draw", "seat": seat, "count": 1, "reason": "draw"})
+    state.events.append(drew(seat, 1, "draw"))
     if MATCHES[state.color * CARD_KINDS + state.discard[-1]][card]:
         state.phase = DRAWN
         state.drawn = card
@@ -195,7 +208,7 @@ def pass_turn(state: RoundState, seat: int) -> None:
     state.close_window(seat)
     state.phase = Phase.TURN
     state.drawn = -1
-    state.events.append({"type": "pass", "seat": seat})
+    state.events.append(passed(seat))
     state.current = state.next_seat(seat)
 
 
@@ -209,7 +222,7 @@ def choose_color(state: RoundState, seat: int, color: int) -> None:
     state.close_window(seat)
     state.color = color
     state.phase = Phase.TURN
-    state.events.append({"type": "color", "seat": seat, "color": COLORS[color]})
+    state.events.append(ColorChosen(seat, COLORS[color]))
 
 
 def call_uno(state: RoundState, seat: int) -> None:
@@ -225,7 +238,7 @@ def call_uno(state: RoundState, seat: int) -> None:
     state.called[seat] = True
     if state.exposed == seat:
         state.exposed = -1
-    state.events.append({"type": "uno", "seat": seat})
+    state.events.append(uno_called(seat))
 
 
 def catch(state: RoundState, seat: int, target: int) -> bool:
@@ -241,7 +254,7 @@ def catch(state: RoundState, seat: int, target: int) -> bool:
     if state.catchable() != target:
         return False
     state.exposed = -1
-    state.events.append({"type": "catch", "seat": seat, "target": target})
+    state.events.append(Caught(seat, target))
     count = state.house.uno_penalty
     if count:  # a penalty of 0 still makes the catch count, but draws nothing
         state.draw_cards(target, count, "catch")

@@ -12,7 +12,7 @@ import random
 
 from bot.engine import Action, Do, Event, RuleError
 from bot.engine.ai import timeout_action
-from bot.engine.events import Challenged, read_all
+from bot.engine.events import Challenged
 from bot.engine.game import Phase
 from bot.i18n import refusals
 
@@ -86,7 +86,7 @@ def after_events(
     assert match is not None
     game = match.game
     table.uno_armed = [s for s in table.uno_armed if len(game.hands[s]) == 2]
-    for event in read_all(events):
+    for event in events:
         if isinstance(event, Challenged):
             change.reveal = Reveal(event.target, event.hand)
     lowest = table.rules.scoring.value == "lowest"

@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from bot.engine import ScoreView
+from bot.engine.events import write_all
 from bot.storage import MatchPlayer, MatchRecord
 
 from .table import Table
@@ -90,7 +91,7 @@ def match_record(table: Table, finished_at: float) -> MatchRecord:
         previous = key
     if match.teams:
         places = team_places(table)
-    events = [*match.dealer_events, *match.game.events]
+    events = write_all([*match.dealer_events, *match.game.events])
     return MatchRecord(
         match_uid=table.table_id,
         guild_id=table.guild_id,

@@ -34,7 +34,6 @@ from bot.engine.events import (
     Stacked,
     Swapped,
     UnoCalled,
-    read_all,
 )
 
 LOG_LINES = 6  # entries a table keeps (the table message shows the last five)
@@ -90,7 +89,7 @@ def dump_line(line: LogLine) -> object:
 def entries(events: Iterable[Event]) -> list[LogEntry]:
     """The entries worth telling the table for these engine events (one line each)."""
     out: list[LogEntry] = []
-    typed = read_all(events)
+    typed = list(events)
     for index, event in enumerate(typed):
         match event:
             case Played(seat=seat, card=card, color=color, house_rule=rule):

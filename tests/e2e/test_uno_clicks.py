@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.engine.cards import CARD_INDEX, CODES, COLOR_INDEX
+from bot.engine.events import Caught
 from bot.engine.game import Phase
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
 from tests.e2e.helpers import (
@@ -131,7 +132,7 @@ async def test_ten_catches_at_once_catch_once_and_raise_the_version_once(
     assert texts.count("Caught! They draw 2.") == 1
     assert texts.count("Too late, or they were safe: nothing happens.") == 9
     assert h.bot.tables.tables[table.table_id].version == version + 1
-    assert sum(1 for e in game.events if e["type"] == "catch") == 1 and len(hand) == 3
+    assert sum(1 for e in game.events if isinstance(e, Caught)) == 1 and len(hand) == 3
     await settle(h)
     assert not fake_discord.failed_interactions()
     fake_discord.assert_no_errors()

@@ -43,7 +43,7 @@ async def test_three_players_play_a_whole_match_by_clicks(
             break
         table = tables[0]
         assert table.match is not None
-        seen.update(str(e["type"]) for e in table.match.game.events)
+        seen.update(e.TYPE for e in table.match.game.events)
         if table.status is Status.ROUND_OVER:
             board = await fake_discord.wait_for(
                 lambda: next(

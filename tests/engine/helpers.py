@@ -19,6 +19,7 @@ import pytest
 from bot.engine import (
     Action,
     Edition,
+    Event,
     Game,
     HouseRules,
     RuleError,
@@ -28,6 +29,7 @@ from bot.engine import (
 )
 from bot.engine.__main__ import main
 from bot.engine.cards import CARD_COLOR, CARD_INDEX, CODES, shuffle
+from bot.engine.events import Dealt, Drew, FirstCard
 from bot.engine.game import Phase
 from bot.engine.simulate import random_policy
 
@@ -137,12 +139,12 @@ def act(
 
 def play(
     game: Game, seat: int, card: str, color: str | None = None, uno: bool = False
-) -> list[dict[str, Any]]:
+) -> list[Event]:
     """Apply a play and return its events."""
     return game.apply(act(seat, "play", card, color, uno))
 
 
-def do(game: Game, seat: int, what: str, target: int | None = None) -> list[dict[str, Any]]:
+def do(game: Game, seat: int, what: str, target: int | None = None) -> list[Event]:
     """Apply a card-less action and return its events."""
     return game.apply(act(seat, what, target=target))
 
@@ -181,9 +183,9 @@ def all_cards(game: Game) -> Counter[int]:
     return total
 
 
-def draws(events: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
+def draws(events: list[Event]) -> list[tuple[int, int, str]]:
     """The (seat, count, reason) of each draw event."""
-    return [(e["seat"], e["count"], e["reason"]) for e in events if e["type"] == "draw"]
+    return [(e.seat, e.count, e.reason) for e in events if isinstance(e, Drew)]
 
 
 def give(game: Game, seat: int, codes: Sequence[str]) -> None:
@@ -279,10 +281,7 @@ def position(
     game.current = current
     game.called = [False] * len(hands)
     game.exposed = -1
-    game.events = [
-        {"type": "deal", "dealer": 0, "cards": 7},
-        {"type": "first_card", "card": top, "effect": "starts"},
-    ]
+    game.events = [Dealt(0, 7), FirstCard(top, "starts")]
     return game
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 
 from bot.engine import ai
 from bot.engine.ai_memory import BLUFF, HONEST
 from bot.engine.cards import CARD_INDEX, Edition
+from bot.engine.events import Challenged
 from bot.engine.game import Action, Game, Phase
 from tests.engine.helpers import EDITIONS, dealt, hidden_variant, position, positions, spare
 
@@ -173,10 +175,12 @@ def test_a_hand_shown_to_another_challenger_is_not_read() -> None:
     game.challenge(1)  # a bluff: seat 0 draws 4, seat 1 plays on
     while game.current != 2:
         game.apply(ai.decide(game, game.current, "normal", random.Random(0)))
-    shown = dict(game.events[[e["type"] for e in game.events].index("challenge")])
+    index = next(i for i, e in enumerate(game.events) if isinstance(e, Challenged))
+    shown = game.events[index]
+    assert isinstance(shown, Challenged)
     variant = hidden_variant(game, 5, 2)
-    index = variant.events.index(shown)
-    variant.events[index] = {**shown, "hand": ["blue-1", "blue-2", "blue-3"]}
+    assert variant.events[index] == shown
+    variant.events[index] = replace(shown, hand=("blue-1", "blue-2", "blue-3"))
     assert ai.knowledge(game, 2) == ai.knowledge(variant, 2)
     assert ai.knowledge(game, 1).known != ai.knowledge(variant, 1).known  # the challenger's own
     for level in ai.LEVELS:

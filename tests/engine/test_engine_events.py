@@ -1,5 +1,5 @@
-"""The typed events: every event a round records reads as its frozen type and writes back to
-the very same dict, under the printed rules and every house rule."""
+"""The typed events: every event a round records writes the record's dict and reads back as the
+very same event, under the printed rules and every house rule; equal events are shared."""
 
 from __future__ import annotations
 
@@ -10,7 +10,21 @@ import random
 import pytest
 
 from bot.engine import Edition, HouseRules, Match, RuleSet
-from bot.engine.events import KINDS, Challenged, Drew, Played, read, read_all
+from bot.engine.events import (
+    KINDS,
+    Bounced,
+    Challenged,
+    Drew,
+    Passed,
+    Played,
+    Skipped,
+    drew,
+    played,
+    read,
+    read_all,
+    skipped,
+    write_all,
+)
 from bot.engine.simulate import POLICIES, play_round
 
 HOUSES = [
@@ -34,10 +48,14 @@ def test_every_recorded_event_reads_as_its_type_and_back(house: dict[str, object
             match = Match(rules, 2 + seed % 5, rng)
             policy = POLICIES["random" if seed % 2 else "normal"]
             play_round(match.game, policy, rng, cap=3000)
-            record = json.loads(json.dumps([*match.dealer_events, *match.game.events]))
-            typed = read_all(record)
-            assert [event.to_json() for event in typed] == record
-            seen |= {event.TYPE for event in typed}
+            events = [*match.dealer_events, *match.game.events]
+            record = json.loads(json.dumps(write_all(events)))
+            assert read_all(record) == events
+            assert [list(data) for data in record] == [
+                ["type", *(name for name in e.__match_args__ if getattr(e, name) is not None)]
+                for e in events
+            ]
+            seen |= {event.TYPE for event in events}
     assert {"deal", "first_card", "play", "draw", "round_over", "dealer"} <= seen
 
 
@@ -58,5 +76,14 @@ def test_events_are_frozen_and_typed() -> None:
     )
     assert isinstance(shown, Challenged) and shown.hand == ("red-1", "wild")
     assert len(KINDS) == 26
+    bounce = Bounced(2, "wild-super-star", "red", 0).to_json()
+    assert list(bounce) == ["type", "seat", "card", "color", "target"]
+
+
+def test_equal_events_are_made_once() -> None:
+    assert played(1, "red-5") is played(1, "red-5") == Played(1, "red-5")
+    assert drew(0, 2, "draw2") is drew(0, 2, "draw2") != drew(0, 2, "draw4")
+    assert played(1, "wild", "red") != played(1, "wild", "blue")
+    assert skipped(3) == Skipped(3) != Passed(3)
     with pytest.raises(ValueError, match="unknown event type"):
         read({"type": "dance"})

@@ -10,6 +10,7 @@ import pytest
 from bot.engine import Edition, Game, Match, RuleError, RuleSet, Scoring
 from bot.engine.ai_memory import knowledge
 from bot.engine.cards import CARD_POINTS, CARD_RANK, IS_NUMBER, parse_card
+from bot.engine.events import DealerChosen, DealerDraw, Drew, Forfeit, Left
 from bot.engine.match import choose_first_dealer
 from bot.engine.simulate import random_policy
 from tests.engine.helpers import all_cards, build_deck, deal_order, do, give, hand, make_game, play
@@ -40,14 +41,14 @@ def test_first_dealer_high_card_action_cards_zero_ties_redraw(edition: Edition) 
     for seed in range(200):
         dealer, events = choose_first_dealer(edition, 6, random.Random(seed))
         contenders = set(range(6))
-        draws = [e for e in events if e["type"] == "dealer_draw"]
+        draws = [e for e in events if isinstance(e, DealerDraw)]
         for draw in draws:
-            cards = {int(s): code for s, code in draw["cards"].items()}
+            cards = {int(s): code for s, code in draw.cards.items()}
             assert set(cards) == contenders  # only the tied highest draw again
             best = max(dealer_value(c) for c in cards.values())
             contenders = {s for s, c in cards.items() if dealer_value(c) == best}
         assert contenders == {dealer}
-        assert events[-1] == {"type": "dealer", "seat": dealer, "how": "high_card"}
+        assert events[-1] == DealerChosen(seat=dealer, how="high_card")
         ties += len(draws) > 1
     assert ties > 0
 
@@ -61,7 +62,7 @@ def test_first_dealer_sonic_at_random() -> None:
     seen = Counter(choose_first_dealer(Edition.SONIC, 4, random.Random(s))[0] for s in range(200))
     assert set(seen) == {0, 1, 2, 3}
     _, events = choose_first_dealer(Edition.SONIC, 4, random.Random(1))
-    assert events[0]["how"] == "random"
+    assert events[0].how == "random"
 
 
 def test_deal_seven_cards_one_at_a_time_from_the_dealers_left() -> None:
@@ -187,7 +188,7 @@ def test_leaver_hand_is_shuffled_into_the_draw_pile_and_play_continues() -> None
     game.leave(2)
     assert game.hands[2] == [] and len(game.draw_pile) == pile + 7 and not game.active[2]
     assert all_cards(game) == before
-    assert game.events[-1] == {"type": "leave", "seat": 2, "returned": 7}
+    assert game.events[-1] == Left(seat=2, returned=7)
     play(game, 1, "red-2")
     assert game.current == 3
 
@@ -228,7 +229,7 @@ def test_leaver_who_played_the_pending_penalty_target_still_answers() -> None:
     game.leave(1)
     assert game.awaiting == "respond" and game.current == 2
     events = do(game, 2, "accept")
-    assert [e["count"] for e in events if e["type"] == "draw"] == [4]
+    assert [e.count for e in events if isinstance(e, Drew)] == [4]
     assert game.current == 3
 
 
@@ -239,7 +240,7 @@ def test_challenge_of_a_leavers_wild_draw4(extra: str, legal: bool) -> None:
     play(game, 1, "wild-draw4", "green")
     game.leave(1)
     events = do(game, 2, "challenge")
-    assert events[0]["legal"] is legal
+    assert events[0].legal is legal
     assert game.hands[1] == []  # a culprit who left draws nothing
     assert len(hand(game, 2)) == (13 if legal else 7)
     assert game.current == (3 if legal else 2)
@@ -263,7 +264,7 @@ def test_one_player_left_wins_by_forfeit_and_the_round_scores_nothing() -> None:
     match.leave(0)
     game = match.game
     assert game.over and game.winner == 1 and game.points == [0, 0]
-    assert game.events[-1] == {"type": "forfeit", "winner": 1}
+    assert game.events[-1] == Forfeit(winner=1)
     assert match.over and match.winners == [1] and match.rounds == [[0, 0]]
     assert match.totals == [300, 100]
 

@@ -19,6 +19,7 @@ from hypothesis.stateful import (
 
 from bot.engine import OPTIONS, Action, Edition, Game, HouseRules, RuleError
 from bot.engine.cards import CARD_KINDS, CARD_POINTS, edition_deck, shuffle
+from bot.engine.events import Caught, Forfeit, RoundOver
 from tests.engine.helpers import all_cards
 
 FINISH_CAP = 50_000  # actions to finish a round in teardown (rounds end long before)
@@ -131,7 +132,7 @@ class RoundMachine(RuleBasedStateMachine):
         events = game.apply(Action(seat, "catch", target=target))
         grew = len(game.hands[target]) - before
         if catchable == target:
-            assert events[0]["type"] == "catch" and 0 <= grew <= game.house.uno_penalty
+            assert isinstance(events[0], Caught) and 0 <= grew <= game.house.uno_penalty
             assert game.catchable() == -1
         else:
             assert events == [] and grew == 0
@@ -195,14 +196,14 @@ class RoundMachine(RuleBasedStateMachine):
         n = game.n
         assert 0 <= game.winner < n and game.active[game.winner]
         assert game.awaiting == "round_over" and game.points is not None
-        if game.events[-1]["type"] == "forfeit":
+        if isinstance(game.events[-1], Forfeit):
             assert game.points == [0] * n and game.players == 1
             return
         assert game.hands[game.winner] == []
         left = sum(CARD_POINTS[c] for hand in game.hands for c in hand)
         assert game.points == [left if s == game.winner else 0 for s in range(n)]
-        ends = [e for e in game.events if e["type"] == "round_over"]
-        assert ends == [{"type": "round_over", "winner": game.winner, "points": left}]
+        ends = [e for e in game.events if isinstance(e, RoundOver)]
+        assert ends == [RoundOver(winner=game.winner, points=left)]
 
     @precondition(lambda self: self.game.over)
     @rule(

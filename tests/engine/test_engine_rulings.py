@@ -9,6 +9,20 @@ import pytest
 
 from bot.engine import Edition, Game
 from bot.engine.cards import CARD_POINTS, CODES, parse_card
+from bot.engine.events import (
+    Bounced,
+    Caught,
+    Challenged,
+    ColorChosen,
+    FirstCard,
+    Passed,
+    Played,
+    Reshuffled,
+    Reversed,
+    RoundOver,
+    Skipped,
+    UnoCalled,
+)
 from tests.engine.helpers import (
     act,
     all_cards,
@@ -70,7 +84,7 @@ def test_first_card_sonic_action_cards_ignored_until_a_number() -> None:
     assert [CODES[c] for c in game.discard] == [*firsts, "green-7"]
     assert game.current == 1 and game.direction == 1 and game.awaiting == "turn"
     assert [len(h) for h in game.hands] == [7, 7, 7]
-    effects = [e["effect"] for e in game.events if e["type"] == "first_card"]
+    effects = [e.effect for e in game.events if isinstance(e, FirstCard)]
     assert effects == ["ignored"] * 6 + ["starts"]
 
 
@@ -116,7 +130,7 @@ def test_first_card_wild_dealers_left_chooses_color_then_plays(edition: str, car
     assert game.awaiting == "color" and game.current == 1 and color(game) is None
     rejects(game, act(1, "play", "green-9"), "not_allowed")
     do_color = game.apply(act(1, "choose_color", color="green"))
-    assert do_color == [{"type": "color", "seat": 1, "color": "green"}]
+    assert do_color == [ColorChosen(seat=1, color="green")]
     assert game.awaiting == "turn" and game.current == 1 and color(game) == "green"
     play(game, 1, "green-9")
     assert game.current == 2
@@ -128,7 +142,7 @@ def test_first_card_wild_draw4_goes_back_into_the_pile(edition: str, seed: int) 
     game = make_game(edition, [P0, P1, P2], ["wild-draw4", "red-5"], seed=seed)
     assert top(game) != "wild-draw4" and len(game.discard) == 1
     assert game.draw_pile.count(parse_card("wild-draw4")) == 4
-    assert any(e.get("effect") == "returned" for e in game.events)
+    assert any(isinstance(e, FirstCard) and e.effect == "returned" for e in game.events)
     assert all_cards(game) == all_cards_of(edition)
 
 
@@ -178,7 +192,7 @@ def test_wild_names_any_color_including_the_current_one() -> None:
 def test_wild_draw4_may_always_be_played() -> None:
     game = three("classic", ["wild-draw4", "red-1", "red-2"])  # it holds red: a bluff
     events = play(game, 1, "wild-draw4", "blue")
-    assert events[0]["type"] == "play" and game.awaiting == "respond" and game.current == 2
+    assert isinstance(events[0], Played) and game.awaiting == "respond" and game.current == 2
 
 
 def test_voluntary_draw_even_with_a_playable_card() -> None:
@@ -201,7 +215,7 @@ def test_drawn_playable_card_may_be_kept_with_pass() -> None:
     game = three("classic", ["red-2"], then=("wild",))
     do(game, 1, "draw")
     assert game.awaiting == "drawn"
-    assert do(game, 1, "pass") == [{"type": "pass", "seat": 1}]
+    assert do(game, 1, "pass") == [Passed(seat=1)]
     assert "wild" in hand(game, 1) and game.current == 2 and game.awaiting == "turn"
 
 
@@ -217,7 +231,7 @@ def test_empty_draw_pile_reshuffles_the_discards_but_the_top() -> None:
     game.draw_pile = []
     before = all_cards(game)
     events = do(game, 1, "draw")
-    assert events[0]["type"] == "reshuffle"
+    assert isinstance(events[0], Reshuffled)
     assert top(game) == "red-5" and len(game.discard) == 1
     assert len(hand(game, 1)) == 8 and len(game.draw_pile) == 108 - 21 - 1 - 1
     assert all_cards(game) == before
@@ -238,7 +252,7 @@ def test_penalty_draws_as_many_cards_as_there_are() -> None:
     game.hands[0] += game.draw_pile  # only the old top (red-5) will be left to reshuffle
     game.draw_pile = []
     events = play(game, 1, "red-draw2")
-    assert [e["type"] for e in events] == ["play", "reshuffle", "draw", "skip"]
+    assert [e.TYPE for e in events] == ["play", "reshuffle", "draw", "skip"]
     assert draws(events) == [(2, 1, "draw2")] and hand(game, 2)[-1] == "red-5"
     assert game.current == 0
 
@@ -249,7 +263,7 @@ def test_penalty_draws_as_many_cards_as_there_are() -> None:
 def test_skip_next_player_is_skipped() -> None:
     game = three("classic", ["red-skip"])
     events = play(game, 1, "red-skip")
-    assert {"type": "skip", "seat": 2} in events and game.current == 0
+    assert Skipped(seat=2) in events and game.current == 0
 
 
 def test_reverse_changes_direction() -> None:
@@ -262,7 +276,7 @@ def test_reverse_with_two_players_acts_as_a_skip_and_turns_the_direction() -> No
     game = make_game("classic", [P0, ["red-reverse", "blue-reverse", *P1[2:]]], ["red-5"])
     assert game.current == 1
     events = play(game, 1, "red-reverse")
-    assert events[1:] == [{"type": "reverse", "direction": -1}, {"type": "skip", "seat": 0}]
+    assert events[1:] == [Reversed(direction=-1), Skipped(seat=0)]
     assert game.current == 1 and game.direction == -1
     play(game, 1, "blue-reverse")
     assert game.current == 1 and game.direction == 1
@@ -312,7 +326,7 @@ def test_wild_draw4_challenge_legal_challenger_draws_six_and_is_skipped(edition:
     game = three(edition, LEGAL_HAND)
     play(game, 1, "wild-draw4", "green")
     events = do(game, 2, "challenge")
-    assert events[0]["legal"] is True
+    assert events[0].legal is True
     assert draws(events) == [(2, 6, "challenge")]
     assert game.current == 0 and color(game) == "green" and len(hand(game, 1)) == 6
 
@@ -322,7 +336,7 @@ def test_wild_draw4_challenge_illegal_player_draws_four_challenger_plays(edition
     game = three(edition, ["wild-draw4", "red-9"])
     play(game, 1, "wild-draw4", "green")
     events = do(game, 2, "challenge")
-    assert events[0]["legal"] is False
+    assert events[0].legal is False
     assert draws(events) == [(1, 4, "challenge")]
     assert game.current == 2 and game.awaiting == "turn" and color(game) == "green"
     assert len(hand(game, 1)) == 10 and len(hand(game, 2)) == 7
@@ -337,20 +351,20 @@ def test_wild_draw4_challenge_classic_mario_only_previous_color_counts(
     set_top(game, "red-skip" if extra == "blue-skip" else "red-5")
     play(game, 1, "wild-draw4", "yellow")
     events = do(game, 2, "challenge")
-    assert events[0]["legal"] is True  # wilds and matching numbers/symbols do not count
+    assert events[0].legal is True  # wilds and matching numbers/symbols do not count
 
 
 def test_wild_draw4_challenge_sonic_other_wild_counts_as_color() -> None:
     game = three("sonic", ["wild-draw4", "wild-victory-lap"])
     play(game, 1, "wild-draw4", "green")
     events = do(game, 2, "challenge")
-    assert events[0]["legal"] is False and draws(events) == [(1, 4, "challenge")]
+    assert events[0].legal is False and draws(events) == [(1, 4, "challenge")]
 
 
 def test_wild_draw4_challenge_sonic_second_draw4_counts_as_color() -> None:
     game = three("sonic", ["wild-draw4", "wild-draw4"])
     play(game, 1, "wild-draw4", "green")
-    assert do(game, 2, "challenge")[0]["legal"] is False
+    assert do(game, 2, "challenge")[0].legal is False
 
 
 def test_wild_draw4_challenge_judges_the_color_in_force_not_the_top_card() -> None:
@@ -359,28 +373,28 @@ def test_wild_draw4_challenge_judges_the_color_in_force_not_the_top_card() -> No
     do_color = act(1, "choose_color", color="yellow")
     game.apply(do_color)
     play(game, 1, "wild-draw4", "red")
-    assert do(game, 2, "challenge")[0]["legal"] is True
+    assert do(game, 2, "challenge")[0].legal is True
 
 
 def test_challenge_reveals_the_hand_as_it_was_at_the_play() -> None:
     game = three("classic", LEGAL_HAND)
     play(game, 1, "wild-draw4", "green")
     event = do(game, 2, "challenge")[0]
-    assert event["type"] == "challenge" and event["seat"] == 2 and event["target"] == 1
-    assert sorted(event["hand"]) == sorted(LEGAL_HAND[1:])
+    assert isinstance(event, Challenged) and event.seat == 2 and event.target == 1
+    assert sorted(event.hand) == sorted(LEGAL_HAND[1:])
 
 
 def test_super_star_is_a_wild_on_ones_own_turn() -> None:
     game = three("mario", ["wild-super-star"])
     events = play(game, 1, "wild-super-star", "yellow")
-    assert events[0]["type"] == "play" and color(game) == "yellow" and game.current == 2
+    assert isinstance(events[0], Played) and color(game) == "yellow" and game.current == 2
 
 
 def test_super_star_bounces_draw2_back() -> None:
     game = three("mario", ["red-draw2"], p2=["wild-super-star", *P2[1:]])
     play(game, 1, "red-draw2")
     events = play(game, 2, "wild-super-star", "blue")
-    assert events[0]["type"] == "bounce" and events[0]["target"] == 1
+    assert isinstance(events[0], Bounced) and events[0].target == 1
     assert draws(events) == [(1, 2, "bounce")] and len(hand(game, 2)) == 6
     assert game.current == 0 and game.awaiting == "turn" and color(game) == "blue"
 
@@ -417,7 +431,7 @@ def test_super_star_bounce_plays_continue_after_the_bouncer_counter_clockwise() 
 def test_wild_custom_announces_the_house_rule() -> None:
     game = three("mario", ["wild-custom"], house_rule="Everyone swaps hands")
     event = play(game, 1, "wild-custom", "green")[0]
-    assert event["card"] == "wild-custom" and event["house_rule"] == "Everyone swaps hands"
+    assert event.card == "wild-custom" and event.house_rule == "Everyone swaps hands"
     assert color(game) == "green" and game.current == 2
 
 
@@ -475,7 +489,7 @@ def two_left(edition: str = "classic") -> Game:
 def test_uno_called_with_the_play() -> None:
     game = two_left()
     events = play(game, 1, "red-2", uno=True)
-    assert {"type": "uno", "seat": 1} in events and game.uno_flags() == [False, True, False]
+    assert UnoCalled(seat=1) in events and game.uno_flags() == [False, True, False]
     assert do(game, 0, "catch", target=1) == [] and len(hand(game, 1)) == 1
 
 
@@ -483,7 +497,7 @@ def test_uno_called_while_holding_one_card() -> None:
     game = two_left()
     play(game, 1, "red-2")
     assert game.uno_flags() == [False, False, False] and game.catchable() == 1
-    assert do(game, 1, "call_uno") == [{"type": "uno", "seat": 1}]
+    assert do(game, 1, "call_uno") == [UnoCalled(seat=1)]
     assert game.uno_flags() == [False, True, False] and game.catchable() == -1
 
 
@@ -498,14 +512,14 @@ def test_repeat_uno_call_changes_nothing() -> None:
 def test_uno_on_a_play_that_does_not_leave_one_card_is_ignored() -> None:
     game = three("classic", ["red-2"])
     events = play(game, 1, "red-2", uno=True)
-    assert [e["type"] for e in events] == ["play"] and not any(game.called)
+    assert [e.TYPE for e in events] == ["play"] and not any(game.called)
 
 
 def test_catch_in_the_window_draws_two() -> None:
     game = two_left()
     play(game, 1, "red-2")
     events = do(game, 0, "catch", target=1)
-    assert events[0] == {"type": "catch", "seat": 0, "target": 1}
+    assert events[0] == Caught(seat=0, target=1)
     assert draws(events) == [(1, 2, "catch")] and len(hand(game, 1)) == 3
     assert game.current == 2  # a catch is not a turn action
 
@@ -586,7 +600,7 @@ def test_round_winner_scores_the_cards_left_in_the_other_hands() -> None:
     give(game, 1, ["red-1"])
     events = play(game, 1, "red-1")
     assert game.points == [0, 134, 0] and game.winner == 1
-    assert events[-1] == {"type": "round_over", "winner": 1, "points": 134}
+    assert events[-1] == RoundOver(winner=1, points=134)
 
 
 def test_card_points_follow_the_table() -> None:

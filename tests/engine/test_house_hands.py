@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import hand_view
+from bot.engine.events import CustomEffectDone, PlayAgain, Played, Rotated, Skipped, Swapped
 from tests.engine.helpers import (
     BASE0,
     BASE1,
@@ -40,7 +41,7 @@ def test_seven_swaps_hands_with_the_named_seat(edition: str) -> None:
     game = table3(edition, ["red-7"], house=SEVEN_O)
     rest = hand(game, 1)[1:]
     events = game.apply(act(1, "play", "red-7", target=0))
-    assert events[-1] == {"type": "swap", "seat": 1, "target": 0}
+    assert events[-1] == Swapped(seat=1, target=0)
     assert hand(game, 1) == BASE0 and hand(game, 0) == rest and hand(game, 2) == BASE2
     assert game.current == 2 and game.awaiting == "turn"
 
@@ -49,7 +50,7 @@ def test_zero_passes_every_hand_to_the_next_player() -> None:
     game = table3("classic", ["red-0"], house=SEVEN_O)
     rest = hand(game, 1)[1:]
     events = play(game, 1, "red-0")
-    assert events[-1] == {"type": "rotate", "direction": 1}
+    assert events[-1] == Rotated(direction=1)
     assert hand(game, 2) == rest and hand(game, 0) == BASE2 and hand(game, 1) == BASE0
     assert game.current == 2
 
@@ -88,7 +89,7 @@ def test_seven_or_zero_as_the_last_card_wins_without_an_exchange(card: str) -> N
     game = table3("classic", house=SEVEN_O)
     give(game, 1, [card])
     events = play(game, 1, card)  # no target needed
-    assert [e["type"] for e in events] == ["play", "round_over"]
+    assert [e.TYPE for e in events] == ["play", "round_over"]
     assert game.winner == 1 and hand(game, 0) == BASE0 and hand(game, 2) == BASE2
 
 
@@ -121,10 +122,10 @@ def test_first_seven_or_zero_swaps_nothing() -> None:
 def test_a_target_on_any_other_play_is_ignored() -> None:
     game = table3("classic", ["red-2"], house=SEVEN_O)
     events = game.apply(act(1, "play", "red-2", target=0))
-    assert [e["type"] for e in events] == ["play"] and hand(game, 0) == BASE0
+    assert [e.TYPE for e in events] == ["play"] and hand(game, 0) == BASE0
     plain = table3("classic", ["red-7"])  # seven_o off: a 7 is a plain number
     events = plain.apply(act(1, "play", "red-7", target=0))
-    assert [e["type"] for e in events] == ["play"] and hand(plain, 0) == BASE0
+    assert [e.TYPE for e in events] == ["play"] and hand(plain, 0) == BASE0
 
 
 def test_seven_rule_errors_come_before_the_target() -> None:
@@ -147,13 +148,13 @@ def test_hand_view_says_which_plays_name_a_seat() -> None:
 
 def test_custom_none_announces_the_written_rule() -> None:
     game = table3("mario", ["wild-custom"], house_rule="Sing")
-    assert play(game, 1, "wild-custom", "green")[0]["house_rule"] == "Sing"
+    assert play(game, 1, "wild-custom", "green")[0].house_rule == "Sing"
 
 
 def test_custom_everyone_draws_1_in_turn_order_nobody_skipped() -> None:
     game = table3("mario", ["wild-custom"], house=effect("everyone_draws_1"))
     events = play(game, 1, "wild-custom", "green")
-    assert events[1] == {"type": "custom_effect", "seat": 1, "effect": "everyone_draws_1"}
+    assert events[1] == CustomEffectDone(seat=1, effect="everyone_draws_1")
     assert draws(events) == [(2, 1, "custom"), (0, 1, "custom")]
     assert game.current == 2 and color(game) == "green"
 
@@ -162,7 +163,7 @@ def test_custom_next_draws_2_and_is_skipped_without_an_answer() -> None:
     house = {"custom_effect": "next_draws_2", "stack": "all"}
     game = table3("mario", ["wild-custom"], p2=["wild-super-star", "red-draw2"], house=house)
     events = play(game, 1, "wild-custom", "blue")
-    assert draws(events) == [(2, 2, "custom")] and {"type": "skip", "seat": 2} in events
+    assert draws(events) == [(2, 2, "custom")] and Skipped(seat=2) in events
     assert game.current == 0 and game.awaiting == "turn"
 
 
@@ -172,7 +173,7 @@ def test_custom_swap_hands_with_a_named_seat() -> None:
     rejects(game, act(1, "play", "wild-custom", "green"), "bad_action")
     rejects(game, act(1, "play", "wild-custom", target=2), "bad_color")  # color comes first
     events = game.apply(act(1, "play", "wild-custom", "green", target=2))
-    assert [e["type"] for e in events] == ["play", "custom_effect", "swap"]
+    assert [e.TYPE for e in events] == ["play", "custom_effect", "swap"]
     assert hand(game, 2) == rest and hand(game, 1) == BASE2 and game.current == 2
 
 
@@ -180,14 +181,14 @@ def test_custom_rotate_hands_passes_every_hand_along() -> None:
     game = table3("mario", ["wild-custom"], house=effect("rotate_hands"))
     rest = hand(game, 1)[1:]
     events = play(game, 1, "wild-custom", "yellow")
-    assert events[-1] == {"type": "rotate", "direction": 1}
+    assert events[-1] == Rotated(direction=1)
     assert hand(game, 2) == rest and hand(game, 0) == BASE2 and hand(game, 1) == BASE0
 
 
 def test_custom_play_again_the_same_player_goes_again() -> None:
     game = table3("mario", ["wild-custom", "green-6"], house=effect("play_again"))
     events = play(game, 1, "wild-custom", "green")
-    assert events[-1] == {"type": "play_again", "seat": 1}
+    assert events[-1] == PlayAgain(seat=1)
     assert game.current == 1 and game.awaiting == "turn"
     play(game, 1, "green-6")
     assert game.current == 2
@@ -213,7 +214,7 @@ def test_custom_last_card_swaps_rotations_and_play_again_do_nothing(name: str) -
     game = table3("mario", house=effect(name))
     give(game, 1, ["wild-custom"])
     events = play(game, 1, "wild-custom")  # no target and no color needed
-    assert [e["type"] for e in events] == ["play", "round_over"] and game.winner == 1
+    assert [e.TYPE for e in events] == ["play", "round_over"] and game.winner == 1
 
 
 def test_custom_first_card_is_only_a_wild_card() -> None:
@@ -231,7 +232,7 @@ def test_custom_effect_is_ignored_outside_mario() -> None:
 
 def test_custom_written_rule_is_not_announced_when_an_effect_is_enforced() -> None:
     game = table3("mario", ["wild-custom"], house=effect("play_again"), house_rule="Sing")
-    assert "house_rule" not in play(game, 1, "wild-custom", "green")[0]
+    assert play(game, 1, "wild-custom", "green")[0] == Played(1, "wild-custom", "green")
 
 
 @pytest.mark.parametrize("name", ["swap_hands", "rotate_hands"])

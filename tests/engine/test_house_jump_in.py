@@ -9,6 +9,7 @@ import pytest
 
 from bot.engine import Action, hand_view
 from bot.engine.cards import parse_card
+from bot.engine.events import JumpedIn, Played
 from tests.engine.helpers import act, do, draws, give, hand, play, rejects, table3
 
 JUMP = {"jump_in": True}
@@ -21,8 +22,8 @@ def test_jump_in_identical_card_takes_the_turn_and_play_goes_on_from_the_jumper(
     game = table3(edition, p2=["red-5"], house=JUMP)
     events = play(game, 2, "red-5")
     assert events == [
-        {"type": "jump_in", "seat": 2, "turn_of": 1},
-        {"type": "play", "seat": 2, "card": "red-5"},
+        JumpedIn(seat=2, turn_of=1),
+        Played(seat=2, card="red-5"),
     ]
     # Seat 1 lost that turn and nothing else.
     assert game.current == 0 and len(hand(game, 1)) == 7 and len(hand(game, 2)) == 6
@@ -64,7 +65,7 @@ def test_jump_in_only_while_the_game_awaits_a_turn() -> None:
 
 def test_jump_in_by_the_awaited_player_is_an_ordinary_play() -> None:
     game = table3("classic", ["red-5"], house=JUMP)
-    assert play(game, 1, "red-5") == [{"type": "play", "seat": 1, "card": "red-5"}]
+    assert play(game, 1, "red-5") == [Played(seat=1, card="red-5")]
 
 
 def test_jump_in_action_card_takes_effect_from_the_jumper() -> None:
@@ -72,7 +73,7 @@ def test_jump_in_action_card_takes_effect_from_the_jumper() -> None:
     play(game, 1, "red-draw2")  # seat 2 draws 2 and is skipped: seat 0's turn
     assert game.current == 0
     events = play(game, 2, "red-draw2")
-    assert events[0] == {"type": "jump_in", "seat": 2, "turn_of": 0}
+    assert events[0] == JumpedIn(seat=2, turn_of=0)
     assert draws(events) == [(0, 2, "draw2")] and game.current == 1
 
 
@@ -81,7 +82,7 @@ def test_jump_in_reverse_turns_play_around_from_the_jumper() -> None:
     play(game, 1, "red-reverse")  # counter-clockwise: seat 0's turn
     assert game.current == 0 and game.direction == -1
     events = play(game, 2, "red-reverse")
-    assert events[0] == {"type": "jump_in", "seat": 2, "turn_of": 0}
+    assert events[0] == JumpedIn(seat=2, turn_of=0)
     assert game.direction == 1 and game.current == 0
 
 
@@ -115,7 +116,7 @@ def test_jump_in_with_a_seven_under_seven_o_names_a_seat() -> None:
     rejects(game, act(2, "play", "red-7"), "bad_action")
     rejects(game, act(2, "play", "red-7", target=2), "bad_action")
     events = game.apply(act(2, "play", "red-7", target=1))
-    assert [e["type"] for e in events] == ["jump_in", "play", "swap"]
+    assert [e.TYPE for e in events] == ["jump_in", "play", "swap"]
 
 
 def test_jump_in_legal_actions_and_hand_view_for_a_seat_not_awaited() -> None:

@@ -7,6 +7,7 @@ import random
 
 from bot.engine import Event, Game, HouseRules
 from bot.engine.cards import CARD_LABELS, Edition, edition_deck, shuffle
+from bot.engine.events import JumpedIn, Rotated, Stacked, read_all
 from bot.engine.simulate import random_policy
 from bot.tables.narrate import narrate
 from bot.tables.tablelog import entries
@@ -27,15 +28,15 @@ def test_every_new_event_type_has_a_line() -> None:
     seen: set[str] = set()
     for path in CASES:
         data = json.loads(path.with_suffix(".expected.json").read_text())
-        for event in data["events"]:
-            if event["type"] in NEW_TYPES:
+        for event in read_all(data["events"]):
+            if event.TYPE in NEW_TYPES:
                 lines = tell([event], NAMES)
                 assert len(lines) == 1 and "?" not in lines[0], event
-                seen.add(event["type"])
+                seen.add(event.TYPE)
     game = table3("mario", ["wild-custom", "green-6"], house={"custom_effect": "play_again"})
     events = play(game, 1, "wild-custom", "green")
     assert tell(events, NAMES)[-2:] == ["Wild Customizable: play again", "**Bob** plays again"]
-    seen.update(e["type"] for e in events if e["type"] in NEW_TYPES)
+    seen.update(e.TYPE for e in events if e.TYPE in NEW_TYPES)
     assert seen == NEW_TYPES
 
 
@@ -51,9 +52,9 @@ def test_a_swap_is_told_without_the_cards() -> None:
 def test_stack_and_jump_in_lines() -> None:
     lines = tell(
         [
-            {"type": "jump_in", "seat": 2, "turn_of": 1},
-            {"type": "stack", "seat": 2, "target": 0, "total": 6},
-            {"type": "rotate", "direction": -1},
+            JumpedIn(seat=2, turn_of=1),
+            Stacked(seat=2, target=0, total=6),
+            Rotated(direction=-1),
         ],
         NAMES,
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine import hand_view, public_view
+from bot.engine.events import Accepted, Bounced, Stacked, UnoCalled
 from tests.engine.helpers import act, color, do, draws, give, hand, make_game, play, rejects, table3
 
 DRAW2 = {"stack": "draw2"}
@@ -21,7 +22,7 @@ def test_stack_draw2_of_any_color_adds_two_and_moves_on(edition: str) -> None:
     play(game, 1, "red-draw2")
     assert (game.awaiting, game.current, game.penalty) == ("respond", 2, 2)
     events = play(game, 2, "blue-draw2")
-    assert events[-1] == {"type": "stack", "seat": 2, "target": 0, "total": 4}
+    assert events[-1] == Stacked(seat=2, target=0, total=4)
     assert (game.awaiting, game.current, game.penalty, color(game)) == ("respond", 0, 4, "blue")
     assert draws(events) == []
 
@@ -43,7 +44,7 @@ def test_stack_accept_draws_the_whole_total_and_play_goes_on_from_the_next() -> 
     play(game, 1, "red-draw2")
     play(game, 2, "blue-draw2")
     events = do(game, 0, "accept")
-    assert events[0] == {"type": "accept", "seat": 0, "count": 4}
+    assert events[0] == Accepted(seat=0, count=4)
     assert draws(events) == [(0, 4, "draw2")] and len(hand(game, 0)) == 11
     assert game.current == 1 and game.awaiting == "turn" and game.penalty == 0
 
@@ -59,7 +60,7 @@ def test_stack_all_wild_draw4_on_a_draw2_names_a_color() -> None:
     play(game, 1, "red-draw2")
     rejects(game, act(2, "play", "wild-draw4"), "bad_color")
     events = play(game, 2, "wild-draw4", "green")
-    assert events[-1] == {"type": "stack", "seat": 2, "target": 0, "total": 6}
+    assert events[-1] == Stacked(seat=2, target=0, total=6)
     assert color(game) == "green" and game.pending_card == act(0, "play", "wild-draw4").card
 
 
@@ -96,7 +97,7 @@ def test_stack_follows_the_direction_of_play() -> None:
     assert game.current == 2
     give(game, 2, ["green-draw2", "blue-9"])
     events = play(game, 2, "green-draw2")
-    assert events[-1] == {"type": "stack", "seat": 2, "target": 1, "total": 4}
+    assert events[-1] == Stacked(seat=2, target=1, total=4)
 
 
 def test_stack_challenge_legal_challenger_draws_the_total_plus_two() -> None:
@@ -104,7 +105,7 @@ def test_stack_challenge_legal_challenger_draws_the_total_plus_two() -> None:
     play(game, 1, "red-draw2")
     play(game, 2, "wild-draw4", "green")  # seat 2 holds no red: legal
     events = do(game, 0, "challenge")
-    assert events[0]["legal"] is True and events[0]["target"] == 2
+    assert events[0].legal is True and events[0].target == 2
     assert draws(events) == [(0, 8, "challenge")] and game.current == 1
 
 
@@ -114,7 +115,7 @@ def test_stack_challenge_illegal_its_player_draws_the_total_challenger_plays() -
     play(game, 1, "red-draw2")
     play(game, 2, "wild-draw4", "green")  # seat 2 holds red-9: illegal
     events = do(game, 0, "challenge")
-    assert events[0]["legal"] is False
+    assert events[0].legal is False
     assert draws(events) == [(2, 6, "challenge")]
     assert game.current == 0 and game.awaiting == "turn" and color(game) == "green"
 
@@ -125,8 +126,8 @@ def test_stack_challenge_judges_the_last_card_alone_with_the_color_before_it() -
     play(game, 1, "wild-draw4", "red")
     play(game, 2, "wild-draw4", "green")  # no red in seat 2's hand: legal
     events = do(game, 0, "challenge")
-    assert events[0]["legal"] is True and events[0]["target"] == 2
-    assert sorted(events[0]["hand"]) == sorted(hand(game, 2))
+    assert events[0].legal is True and events[0].target == 2
+    assert sorted(events[0].hand) == sorted(hand(game, 2))
     assert draws(events) == [(0, 10, "challenge")]
 
 
@@ -143,7 +144,7 @@ def test_stack_super_star_bounces_the_whole_total_to_the_last_stacker() -> None:
     play(game, 1, "red-draw2")
     play(game, 2, "blue-draw2")
     events = play(game, 0, "wild-super-star", "yellow")
-    assert events[0]["type"] == "bounce" and events[0]["target"] == 2
+    assert isinstance(events[0], Bounced) and events[0].target == 2
     assert draws(events) == [(2, 4, "bounce")]
     # It cannot be stacked on or bounced: play goes on from the bouncer.
     assert game.awaiting == "turn" and game.current == 1 and game.penalty == 0
@@ -155,7 +156,7 @@ def test_stack_last_card_the_target_draws_the_total_and_the_round_ends() -> None
     give(game, 2, ["blue-draw2"])
     play(game, 1, "red-draw2")
     events = play(game, 2, "blue-draw2")
-    assert {"type": "stack", "seat": 2, "target": 0, "total": 4} in events
+    assert Stacked(seat=2, target=0, total=4) in events
     assert draws(events) == [(0, 4, "draw2")]
     assert game.winner == 2 and game.awaiting == "round_over" and game.penalty == 0
 
@@ -209,4 +210,4 @@ def test_stack_the_uno_window_and_calls_work_with_a_stacked_card() -> None:
     give(game, 2, ["blue-draw2", "blue-9"])
     play(game, 1, "red-draw2")
     events = play(game, 2, "blue-draw2", uno=True)
-    assert {"type": "uno", "seat": 2} in events and game.uno_flags()[2]
+    assert UnoCalled(seat=2) in events and game.uno_flags()[2]

@@ -12,6 +12,7 @@ import pytest
 
 from bot.engine import Edition, Game, HouseRules, hand_view
 from bot.engine.cards import CODES, edition_deck, parse_card
+from bot.engine.events import Caught, Dealt, Passed
 from bot.engine.simulate import play_round, random_policy
 from tests.engine.helpers import (
     act,
@@ -46,7 +47,7 @@ def test_draw_until_playable_draws_until_a_playable_card_comes() -> None:
     assert draws(events) == [(1, 3, "until_playable")]
     assert hand(game, 1)[-3:] == ["green-7", "yellow-7", "red-9"]
     assert game.awaiting == "drawn" and game.current == 1
-    assert do(game, 1, "pass") == [{"type": "pass", "seat": 1}] and game.current == 2
+    assert do(game, 1, "pass") == [Passed(seat=1)] and game.current == 2
 
 
 def test_draw_until_playable_stops_when_nothing_is_left_to_draw() -> None:
@@ -166,7 +167,7 @@ def test_hand_size_deals_that_many_cards(size: int) -> None:
     deck = edition_deck(Edition.CLASSIC)
     game = Game(Edition.CLASSIC, 4, 0, deck, random.Random(1), house=HouseRules(hand_size=size))
     assert [len(h) for h in game.hands] == [size] * 4
-    assert game.events[0] == {"type": "deal", "dealer": 0, "cards": size}
+    assert game.events[0] == Dealt(dealer=0, cards=size)
 
 
 def test_hand_size_the_deck_must_hold_the_deal() -> None:
@@ -213,7 +214,7 @@ def test_uno_penalty_zero_the_catch_counts_but_draws_nothing() -> None:
     game = table3("classic", house={"uno_penalty": 0})
     give(game, 1, ["red-2", "red-3"])
     play(game, 1, "red-2")
-    assert do(game, 0, "catch", target=1) == [{"type": "catch", "seat": 0, "target": 1}]
+    assert do(game, 0, "catch", target=1) == [Caught(seat=0, target=1)]
     assert game.catchable() == -1 and hand(game, 1) == ["red-3"]
     assert do(game, 2, "catch", target=1) == []
 

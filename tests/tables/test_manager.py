@@ -12,6 +12,7 @@ from bot.engine import Action, Game, RuleSet
 from bot.engine.ai import ChallengeRecord, decide
 from bot.engine.ai_memory import BLUFF
 from bot.engine.cards import CARD_INDEX, Edition
+from bot.engine.events import Caught, UnoCalled
 from bot.engine.game import Phase
 from bot.storage import Storage, StorageWriteError
 from bot.tables.commands import (
@@ -397,7 +398,7 @@ async def test_uno_is_armed_with_two_cards_and_called_with_one(storage: Storage)
     await manager.act("t1", user, ArmUno(), withdrawn.version)
     play = Action(ANY_SEAT, "play", game.color * 13 + 5)
     played = await manager.act("t1", user, play, manager.tables["t1"].version)
-    assert game.called[seat] and any(e["type"] == "uno" for e in game.events[-3:])
+    assert game.called[seat] and any(isinstance(e, UnoCalled) for e in game.events[-3:])
     # Calling again changes nothing and keeps the version.
     again = await manager.act("t1", user, Action(ANY_SEAT, "call_uno"))
     assert not again.changed and again.version == played.version
@@ -429,7 +430,7 @@ async def test_a_normal_computer_catches_a_forgotten_uno(storage: Storage) -> No
                 assert scheduler.pending("t1:catch")
                 await scheduler.advance(1.2)
                 caught = manager.tables["t1"].match.game  # type: ignore[union-attr]
-                assert any(e["type"] == "catch" for e in caught.events)
+                assert any(isinstance(e, Caught) for e in caught.events)
                 assert len(caught.hands[seat]) == 3
                 return
             continue

@@ -4,6 +4,24 @@ from __future__ import annotations
 
 import json
 
+from bot.engine.events import (
+    Accepted,
+    Bounced,
+    Caught,
+    Challenged,
+    ColorChosen,
+    Dealt,
+    Drew,
+    FirstCard,
+    Forfeit,
+    Left,
+    Passed,
+    Played,
+    Reversed,
+    RoundOver,
+    Skipped,
+    UnoCalled,
+)
 from bot.tables.narrate import narrate
 from bot.tables.play import scored_lowest
 from bot.tables.tablelog import LogEntry, dump_line, entries, load_line
@@ -11,46 +29,46 @@ from bot.tables.tablelog import LogEntry, dump_line, entries, load_line
 NAMES = ["Ann", "Bo", "Cy"]
 
 TOLD = [
-    ({"type": "play", "seat": 0, "card": "red-7"}, ["**Ann** played Red 7"]),
+    (Played(seat=0, card="red-7"), ["**Ann** played Red 7"]),
     (
-        {"type": "play", "seat": 1, "card": "wild-custom", "color": "blue", "house_rule": "Swap"},
+        Played(seat=1, card="wild-custom", color="blue", house_rule="Swap"),
         ["**Bo** played Wild Customizable and chose blue", "House rule: Swap"],
     ),
     (
-        {"type": "bounce", "seat": 2, "target": 0, "color": "red", "card": "wild-super-star"},
+        Bounced(seat=2, target=0, color="red", card="wild-super-star"),
         ["**Cy** bounced it back with a Super Star at **Ann** and chose red"],
     ),
-    ({"type": "draw", "seat": 0, "count": 1, "reason": "draw"}, ["**Ann** drew a card"]),
-    ({"type": "draw", "seat": 0, "count": 0, "reason": "draw"}, ["Nothing to draw"]),
-    ({"type": "draw", "seat": 1, "count": 2, "reason": "draw2"}, ["**Bo** draws 2 cards"]),
-    ({"type": "draw", "seat": 1, "count": 1, "reason": "victory_lap"}, []),
-    ({"type": "pass", "seat": 2}, ["**Cy** kept the drawn card"]),
-    ({"type": "skip", "seat": 2}, ["**Cy** is skipped"]),
-    ({"type": "reverse", "direction": -1}, ["Play now goes counter-clockwise"]),
-    ({"type": "accept", "seat": 0, "count": 4}, ["**Ann** accepted +4"]),
+    (Drew(seat=0, count=1, reason="draw"), ["**Ann** drew a card"]),
+    (Drew(seat=0, count=0, reason="draw"), ["Nothing to draw"]),
+    (Drew(seat=1, count=2, reason="draw2"), ["**Bo** draws 2 cards"]),
+    (Drew(seat=1, count=1, reason="victory_lap"), []),
+    (Passed(seat=2), ["**Cy** kept the drawn card"]),
+    (Skipped(seat=2), ["**Cy** is skipped"]),
+    (Reversed(direction=-1), ["Play now goes counter-clockwise"]),
+    (Accepted(seat=0, count=4), ["**Ann** accepted +4"]),
     (
-        {"type": "challenge", "seat": 1, "target": 0, "legal": False, "hand": ["red-1"]},
+        Challenged(seat=1, target=0, legal=False, hand=("red-1",)),
         ["**Bo** challenged **Ann**'s Wild Draw Four: the play was NOT legal"],
     ),
-    ({"type": "color", "seat": 0, "color": "green"}, ["**Ann** chose green"]),
-    ({"type": "uno", "seat": 2}, ["**Cy** called **UNO!**"]),
-    ({"type": "catch", "seat": 0, "target": 2}, ["**Ann** caught **Cy** without UNO"]),
-    ({"type": "first_card", "card": "blue-3", "effect": "starts"}, ["First card: Blue 3"]),
-    ({"type": "first_card", "card": "wild-draw4", "effect": "returned"}, []),
-    ({"type": "deal", "dealer": 0, "cards": 7}, []),
+    (ColorChosen(seat=0, color="green"), ["**Ann** chose green"]),
+    (UnoCalled(seat=2), ["**Cy** called **UNO!**"]),
+    (Caught(seat=0, target=2), ["**Ann** caught **Cy** without UNO"]),
+    (FirstCard(card="blue-3", effect="starts"), ["First card: Blue 3"]),
+    (FirstCard(card="wild-draw4", effect="returned"), []),
+    (Dealt(dealer=0, cards=7), []),
     (
-        {"type": "leave", "seat": 1, "returned": 5},
+        Left(seat=1, returned=5),
         ["**Bo** left; their cards went back into the pile"],
     ),
-    ({"type": "round_over", "winner": 2, "points": 93}, ["**Cy** went out! 93 points"]),
-    ({"type": "forfeit", "winner": 0}, ["**Ann** is the last player left"]),
+    (RoundOver(winner=2, points=93), ["**Cy** went out! 93 points"]),
+    (Forfeit(winner=0), ["**Ann** is the last player left"]),
 ]
 
 
 def test_a_catch_is_told_once_with_the_cards_it_cost() -> None:
     events = [
-        {"type": "catch", "seat": 0, "target": 2},
-        {"type": "draw", "seat": 2, "count": 4, "reason": "catch"},
+        Caught(seat=0, target=2),
+        Drew(seat=2, count=4, reason="catch"),
     ]
     assert [narrate(e, NAMES) for e in entries(events)] == ["**Ann** caught **Cy** without UNO: +4"]
 
@@ -85,12 +103,12 @@ def test_entries_round_trip_and_old_lines_stay_as_they_were() -> None:
         for entry in entries([event]):
             assert load_line(json.loads(json.dumps(dump_line(entry)))) == entry
     assert narrate(load_line("**Ann** played Red 7"), NAMES) == "**Ann** played Red 7"
-    house = entries([{"type": "play", "seat": 0, "card": "wild-custom", "house_rule": "@x *y*"}])
+    house = entries([Played(seat=0, card="wild-custom", house_rule="@x *y*")])
     assert narrate(house[1], NAMES) == "House rule: @\u200bx \\*y\\*"
 
 
 def test_under_lowest_scoring_the_one_who_went_out_is_told_without_the_others_points() -> None:
-    [entry] = entries([{"type": "round_over", "winner": 2, "points": 93}])
+    [entry] = entries([RoundOver(winner=2, points=93)])
     assert narrate(scored_lowest(entry), NAMES) == "**Cy** went out and scores 0 this round!"
     other = LogEntry("play", seat=0, card="red-7")
     assert scored_lowest(other) is other
