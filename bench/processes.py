@@ -12,11 +12,15 @@ Prints one JSON object per checkout:
   are not counted, as Discord does not count them) in any one-second window, while starting,
   while playing, and after the restart all together (restored tables redrawn);
 - identify: the seconds between the first and the last process connected, at each start;
+- worst_second_anatomy: per phase, the worst second by arrival at the fake and by the time the
+  requests left their processes (each stamps X-Sent-At), that second's routes and processes,
+  how long after sending requests arrived, what the budget held each (X-Held), and how late
+  the fake's own event loop (this process) woke;
 - budget_wait: what requests waited for the shared REST budget (p50 / p99, from each process's
   /metrics histogram, as bucket bounds), and the database round trip of taking one slot.
 
 Run: python bench/processes.py [--processes 10] [--tables 3] [--rest-per-second 50]
-     [--baseline PATH]
+     [--bot-nice N] [--baseline PATH]
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,7 +49,7 @@ import asyncpg
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fake_discord import FakeDiscord, FakeGuild  # noqa: E402
+from fake_discord import FakeDiscord, FakeGuild, RequestRecord  # noqa: E402
 from fake_discord.discord_py import URL_ENV, point_discord_py_at  # noqa: E402
 from tests.e2e.helpers import open_hand, table_message  # noqa: E402
 from tests.e2e.shards import Game  # noqa: E402
@@ -74,8 +79,103 @@ def busiest(times: list[float]) -> int:
     return best
 
 
+def busiest_window(times: list[float]) -> tuple[int, float]:
+    """The most times in any one-second window, and where that window begins."""
+    times = sorted(times)
+    best, begins, start = 0, 0.0, 0
+    for end, at in enumerate(times):
+        while at - times[start] >= 1.0:
+            start += 1
+        if end - start + 1 > best:
+            best, begins = end - start + 1, times[start]
+    return best, begins
+
+
+def counted_requests(fake: FakeDiscord, since: float, until: float) -> list[RequestRecord]:
+    return [r for r in fake.traffic.log if not r.answers_interaction and since <= r.at <= until]
+
+
 def counted(fake: FakeDiscord, since: float, until: float) -> list[float]:
-    return [r.at for r in fake.traffic.log if not r.answers_interaction and since <= r.at <= until]
+    return [r.at for r in counted_requests(fake, since, until)]
+
+
+class LoopLag:
+    """How late the bench's own event loop (the fake Discord's) wakes up: the fake stamps a
+    request's arrival only when its loop gets to it, so a late loop bunches arrivals."""
+
+    TICK = 0.02
+
+    def __init__(self) -> None:
+        self.samples: list[tuple[float, float]] = []  # (wall time, seconds late)
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(self.TICK)
+            self.samples.append((time.time(), loop.time() - before - self.TICK))
+
+    def between(self, since: float, until: float) -> dict[str, float]:
+        return quantiles([late for at, late in self.samples if since <= at <= until])
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+
+def quantiles(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {}
+    values = sorted(values)
+    return {
+        "p50_ms": round(1000 * values[len(values) // 2], 1),
+        "p99_ms": round(1000 * values[min(len(values) - 1, int(len(values) * 0.99))], 1),
+        "max_ms": round(1000 * values[-1], 1),
+    }
+
+
+def breakdown(window: list[RequestRecord]) -> dict[str, dict[str, int]]:
+    by_route = Counter(f"{r.method} {r.route}" for r in window)
+    by_process = Counter(r.agent.split()[-1] if r.agent else "?" for r in window)
+    return {
+        "by_route": dict(by_route.most_common()),
+        "by_process": dict(sorted(by_process.items())),
+    }
+
+
+def anatomy(fake: FakeDiscord, since: float, until: float) -> dict[str, Any]:
+    """What made a phase's worst second: that second's requests by route and by process, by
+    the time the fake got to them (arrival) and by the time they left the budget (sent, as
+    each process stamped it), and how late arrivals were after sending."""
+    requests = counted_requests(fake, since, until)
+    stamped = [r for r in requests if r.sent_at is not None]
+    arrived, at = busiest_window([r.at for r in requests])
+    sent, sent_from = busiest_window([r.sent_at for r in stamped if r.sent_at is not None])
+    return {
+        "arrived": arrived,
+        "sent": sent,
+        "stamped": f"{len(stamped)}/{len(requests)}",
+        "worst_arrival_second": breakdown([r for r in requests if at <= r.at < at + 1.0])
+        | {
+            "sent_within_it": sum(
+                1 for r in stamped if r.sent_at is not None and at <= r.sent_at < at + 1.0
+            )
+        },
+        "worst_sent_second": breakdown(
+            [r for r in stamped if r.sent_at is not None and sent_from <= r.sent_at < sent_from + 1]
+        ),
+        "arrival_after_sent": quantiles(
+            [r.at - r.sent_at for r in stamped if r.sent_at is not None]
+        ),
+        # What the budget added to each counted request: from asking for a slot to sending.
+        "held": quantiles([r.held for r in requests if r.held is not None]),
+    }
 
 
 async def launch_all(
@@ -86,6 +186,7 @@ async def launch_all(
     folder: Path,
     round_: int,
     rest_per_second: float,
+    bot_nice: int = 0,
 ) -> tuple[list[Child], float]:
     """Start every shard process at once; wait until all are connected. Returns the seconds
     from the first connection to the last."""
@@ -114,6 +215,7 @@ async def launch_all(
                 stdin=subprocess.DEVNULL,
                 stdout=out,
                 stderr=subprocess.STDOUT,
+                preexec_fn=(lambda: os.nice(bot_nice)) if bot_nice else None,
             )
         children.append(Child(shard, process, log))
     connected: dict[int, float] = {}
@@ -226,6 +328,9 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
     folder = Path(args.logs or tempfile.mkdtemp(prefix="uno-processes-")) / name
     folder.mkdir(parents=True, exist_ok=True)
     children: list[Child] = []
+    lag = LoopLag()
+    lag.start()
+    report["bot_nice"] = args.bot_nice
     try:
         with point_discord_py_at(fake):
             count = args.processes
@@ -236,7 +341,7 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
             ]
             began = time.time()
             children, spread = await launch_all(
-                fake, checkout, url, count, folder, 1, args.rest_per_second
+                fake, checkout, url, count, folder, 1, args.rest_per_second, args.bot_nice
             )
             await fake.wait_for(lambda: "uno" in fake.commands[None], timeout=60, what="commands")
             report["identify_spread_s"] = {"first_start": round(spread, 1)}
@@ -259,6 +364,12 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
                 "starting": busiest(counted(fake, began, started)),
                 "opening_and_playing": busiest(counted(fake, started, played)),
             }
+            anatomies = {
+                "starting": anatomy(fake, began, started)
+                | {"fake_late": lag.between(began, started)},
+                "opening_and_playing": anatomy(fake, started, played)
+                | {"fake_late": lag.between(started, played)},
+            }
             report["budget_wait"] = await budget_waits(children)
             for child in children:
                 child.process.send_signal(signal.SIGKILL)
@@ -267,15 +378,20 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
             await fake.wait_for(lambda: not fake.gateway.live_sessions(), timeout=30, what="gone")
             restart = time.time()
             children, spread = await launch_all(
-                fake, checkout, url, count, folder, 2, args.rest_per_second
+                fake, checkout, url, count, folder, 2, args.rest_per_second, args.bot_nice
             )
             report["identify_spread_s"]["restart_together"] = round(spread, 1)
             await asyncio.sleep(args.settle)  # restored tables are redrawn in the background
             worst["restart_together"] = busiest(counted(fake, restart, time.time()))
+            anatomies["restart_together"] = anatomy(fake, restart, time.time()) | {
+                "fake_late": lag.between(restart, time.time())
+            }
             report["worst_second"] = worst
+            report["worst_second_anatomy"] = anatomies
             report["rest_requests_counted"] = len(counted(fake, began, time.time()))
             report["reservation_round_trip"] = await reservation_round_trip(url, checkout)
     finally:
+        await lag.stop()
         for child in children:
             if child.process.returncode is None:
                 child.process.send_signal(signal.SIGKILL)
@@ -295,6 +411,13 @@ async def main() -> None:
         "--rest-per-second", type=float, default=50.0, help="REST_PER_SECOND of every process"
     )
     parser.add_argument("--settle", type=float, default=10.0, help="seconds after the restart")
+    parser.add_argument(
+        "--bot-nice",
+        type=int,
+        default=0,
+        help="run the bot processes this much nicer than the bench, so that the fake Discord "
+        "(in the bench's process) stamps arrivals on time on a machine the bots overload",
+    )
     parser.add_argument("--baseline", type=Path, default=None, help="another checkout, first")
     parser.add_argument("--logs", type=Path, default=None)
     parser.add_argument(

@@ -40,7 +40,9 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (round(centre - half, 4), round(centre + half, 4))
 
 
-def play_round(edition: Edition, index: int, seed: int, rollouts: int, teams: int) -> int:
+def play_round(
+    edition: Edition, index: int, seed: int, rollouts: int, teams: int, see: bool = False
+) -> int:
     """One round; returns the winning seat. ``teams`` 0 plays the same seats without teams."""
     rng = random.Random(f"{seed}:{edition.value}:{index}")
     deck = edition_deck(edition)
@@ -51,7 +53,17 @@ def play_round(edition: Edition, index: int, seed: int, rollouts: int, teams: in
     steps = 0
     while game.phase is not Phase.OVER and steps < 2000:
         seat = game.current
-        game.apply(ai.decide(game, seat, LEVELS[seat], rng, budget_s=1e9, max_rollouts=rollouts))
+        game.apply(
+            ai.decide(
+                game,
+                seat,
+                LEVELS[seat],
+                rng,
+                budget_s=1e9,
+                max_rollouts=rollouts,
+                partners_see=see and teams > 0,
+            )
+        )
         for other in range(SEATS):
             extra = ai.out_of_turn(game, other, LEVELS[other], rng)
             if extra is not None:
@@ -70,6 +82,9 @@ def main() -> None:
     parser.add_argument("--edition", default="classic", choices=[e.value for e in Edition])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--compare", action="store_true", help="also play without teams")
+    parser.add_argument(
+        "--partners-see", action="store_true", help="partners may look at each other's hands"
+    )
     args = parser.parse_args()
     edition = Edition(args.edition)
     result: dict[str, Any] = {
@@ -77,12 +92,13 @@ def main() -> None:
         "rounds": args.rounds,
         "rollouts": args.rollouts,
         "seats": list(LEVELS),
+        "partners_see": args.partners_see,
     }
     for name, teams in (("team", TEAMS), ("solo", 0))[: 2 if args.compare else 1]:
         start = time.perf_counter()
         wins = 0
         for index in range(args.rounds):
-            winner = play_round(edition, index, args.seed, args.rollouts, teams)
+            winner = play_round(edition, index, args.seed, args.rollouts, teams, args.partners_see)
             wins += winner >= 0 and winner % TEAMS == 0  # the hard team: seats 0 and 2
         result[name] = {
             "hard_team_wins": wins,

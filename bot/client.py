@@ -8,6 +8,7 @@ import contextlib
 import gc
 import logging
 import random
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -35,7 +36,7 @@ CHANNEL_WRITES = (5, 5.0)
 
 # Loaded in this order by name: the core never imports cogs. cogs.uno owns the /uno group that
 # the others add their commands to.
-EXTENSIONS = ("cogs.uno", "cogs.league", "cogs.settings", "cogs.status")
+EXTENSIONS = ("cogs.uno", "cogs.league", "cogs.settings", "cogs.status", "cogs.tournament")
 IDENTIFY_SPACING = 5.5  # Discord allows one IDENTIFY per 5 s per max_concurrency bucket
 LEASE_CHECK = 5.0  # seconds between looks at the shard leases' connection
 
@@ -83,6 +84,8 @@ class UnoBot(commands.AutoShardedBot):
         self.max_concurrency = 1  # shards that may identify at once (from /gateway/bot)
         self._keeper: asyncio.Task[None] | None = None
         self.ops: OpsServer | None = None  # /healthz and /metrics, when METRICS_PORT is set
+        # Run once the tables are restored (an extension resuming what depends on them).
+        self.after_restore: list[Callable[[], Awaitable[None]]] = []
 
     async def login(self, token: str) -> None:
         """Open storage, and with PostgreSQL take the shard leases and the shared REST budget,
@@ -111,6 +114,8 @@ class UnoBot(commands.AutoShardedBot):
         # clicks to other processes, which restore and drive those.
         restored = await self.tables.restore(*owned_shards(self.settings))
         log.info("restored %d tables", len(restored))
+        for resume in self.after_restore:
+            await resume()
         # What exists now (modules, commands, the restored tables) lives as long as the
         # process: moved out of the collector's sight, full collections skip it.
         gc.collect()

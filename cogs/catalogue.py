@@ -57,6 +57,7 @@ def all_command_texts() -> list[CommandText]:
     from cogs.league.commands import LEAGUE_ADMIN_COMMANDS, LEAGUE_COMMANDS
     from cogs.settings import SETTINGS_COMMANDS
     from cogs.status import STATUS_COMMANDS
+    from cogs.tournament import TOURNAMENT_COMMANDS
     from cogs.uno import UnoCog
 
     own = tuple(UnoCog.__cog_app_commands__) + LEAGUE_COMMANDS
@@ -65,7 +66,10 @@ def all_command_texts() -> list[CommandText]:
     admin_texts = (admin.name, str(admin.description))
     return [
         *command_texts(own, group),
-        *command_texts(LEAGUE_ADMIN_COMMANDS + SETTINGS_COMMANDS + STATUS_COMMANDS, admin_texts),
+        *command_texts(
+            LEAGUE_ADMIN_COMMANDS + SETTINGS_COMMANDS + STATUS_COMMANDS + TOURNAMENT_COMMANDS,
+            admin_texts,
+        ),
     ]
 
 

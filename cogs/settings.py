@@ -61,6 +61,7 @@ FIELDS = (
     "language",  # the language of public messages
     "house",  # the default preset
     "hrated",  # house-ruled matches change ratings
+    "tourney",  # anyone may open a tournament
     "hopts",  # open the default options one by one
     "back",  # from them back to the settings
     *(HOUSE + name for name in (*CHOICES, *SWITCHES)),
@@ -131,6 +132,9 @@ def describe(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> str:
         ),
         _("**Language of games and league pictures:** {language}").format(
             language=language_name(settings, tongue)
+        ),
+        _("**Tournaments:** opened by {who}").format(
+            who=_("anyone") if settings.tournaments_open else _("server managers")
         ),
     ]
     return "\n".join(lines)
@@ -255,6 +259,13 @@ def settings_panel(settings: GuildSettings, tongue: Lang = ENGLISH_LANG) -> ui.L
                 else _("House rules rated: no"),
             ),
             SettingToggle(g, "hopts", label=_("House rules one by one…")),
+            SettingToggle(
+                g,
+                "tourney",
+                label=_("Tournaments: anyone opens")
+                if settings.tournaments_open
+                else _("Tournaments: managers open"),
+            ),
         )
     )
     return view
@@ -336,6 +347,8 @@ def apply_choice(settings: GuildSettings, name: str, value: str) -> GuildSetting
         changes = {"computers_rated": not settings.computers_rated}
     elif name == "hrated":
         changes = {"rate_house_rules": not settings.rate_house_rules}
+    elif name == "tourney":
+        changes = {"tournaments_open": not settings.tournaments_open}
     elif name in ("hopts", "back"):
         changes = {}  # only another page of the panel
     elif name == "house" or name.startswith(HOUSE):

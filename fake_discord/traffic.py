@@ -12,6 +12,11 @@ from typing import Any
 WRITE_KINDS = ("create", "edit", "delete")
 # Routes that answer interactions: Discord does not count them against the bot's limits.
 INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
+# A client may stamp each request with the wall time it left (seconds since the epoch): the
+# traffic log then tells the time a request was sent from the time the fake got to it.
+SENT_AT_HEADER = "X-Sent-At"
+# ...and the seconds it held the request back before sending it (its own pacing).
+HELD_HEADER = "X-Held"
 
 
 def trim(records: list[Any], limit: int | None) -> None:
@@ -42,6 +47,8 @@ class RequestRecord:
     channel_id: int | None
     status: int = 0  # filled in when answered
     agent: str = ""  # the User-Agent header: tells apart bot processes sharing the fake
+    sent_at: float | None = None  # when the client says it sent it (SENT_AT_HEADER)
+    held: float | None = None  # what the client says it held it back (HELD_HEADER)
 
     @property
     def kind(self) -> str:
@@ -71,9 +78,18 @@ class Traffic:
     write_counts: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     def record_request(
-        self, method: str, path: str, route: str, channel_id: int | None, agent: str = ""
+        self,
+        method: str,
+        path: str,
+        route: str,
+        channel_id: int | None,
+        agent: str = "",
+        sent_at: float | None = None,
+        held: float | None = None,
     ) -> RequestRecord:
-        record = RequestRecord(self.now(), method, path, route, channel_id, agent=agent)
+        record = RequestRecord(
+            self.now(), method, path, route, channel_id, agent=agent, sent_at=sent_at, held=held
+        )
         self.log.append(record)
         trim(self.log, self.limit)
         return record

@@ -1,7 +1,8 @@
 """A player's achievements: a fixed set, earned from their recorded matches and rounds.
 
 docs/league.md lists them. The league gives the results (wins, editions, streaks); the round
-records give what only the moves show (catches, the largest penalty taken).
+records give what only the moves show (catches, the largest penalty taken); the server's
+finished tournaments, who ended on a podium.
 """
 
 from __future__ import annotations
@@ -14,7 +15,15 @@ from .errors import RuleError
 from .record import RoundRecord
 from .review import review
 
-ACHIEVEMENTS = ("first_win", "every_edition", "streak_5", "catches_10", "stack_12", "matches_50")
+ACHIEVEMENTS = (
+    "first_win",
+    "every_edition",
+    "streak_5",
+    "catches_10",
+    "stack_12",
+    "matches_50",
+    "tournament_podium",
+)
 STREAK = 5
 CATCHES = 10
 STACK = 12
@@ -32,6 +41,7 @@ class Tally:
     best_streak: int
     catches: int
     biggest_take: int  # the most cards taken at once for a penalty
+    podiums: int = 0  # finished server tournaments ended on the podium
 
 
 def streaks(won: Sequence[bool]) -> tuple[int, int]:
@@ -61,12 +71,19 @@ def round_tally(record: RoundRecord, seat: int) -> tuple[int, int]:
     return catches, biggest
 
 
-def tally(results: Sequence[tuple[str, bool]], rounds: Iterable[tuple[int, RoundRecord]]) -> Tally:
-    """Results (edition, won) in match order, and the rounds played (seat, record)."""
-    return tally_of(results, [round_tally(record, seat) for seat, record in rounds])
+def tally(
+    results: Sequence[tuple[str, bool]],
+    rounds: Iterable[tuple[int, RoundRecord]],
+    podiums: int = 0,
+) -> Tally:
+    """Results (edition, won) in match order, the rounds played (seat, record), and the
+    tournaments ended on the podium."""
+    return tally_of(results, [round_tally(record, seat) for seat, record in rounds], podiums)
 
 
-def tally_of(results: Sequence[tuple[str, bool]], rounds: Sequence[tuple[int, int]]) -> Tally:
+def tally_of(
+    results: Sequence[tuple[str, bool]], rounds: Sequence[tuple[int, int]], podiums: int = 0
+) -> Tally:
     """As ``tally``, from each round's (catches, largest penalty taken) already counted."""
     won = [w for _, w in results]
     current, best = streaks(won)
@@ -80,6 +97,7 @@ def tally_of(results: Sequence[tuple[str, bool]], rounds: Sequence[tuple[int, in
         best_streak=best,
         catches=catches,
         biggest_take=biggest,
+        podiums=podiums,
     )
 
 
@@ -92,6 +110,7 @@ def earned(t: Tally) -> dict[str, bool]:
         "catches_10": t.catches >= CATCHES,
         "stack_12": t.biggest_take >= STACK,
         "matches_50": t.matches >= MATCHES,
+        "tournament_podium": t.podiums >= 1,
     }
 
 

@@ -542,13 +542,17 @@ def _hard(
     budget_s: float,
     max_rollouts: int,
     record: ChallengeRecord | None = None,
+    partners_see: bool = False,
 ) -> Action:
-    """The sharp heuristic's move, unless rollouts over guesses of the hidden cards beat it."""
+    """The sharp heuristic's move, unless rollouts over guesses of the hidden cards beat it;
+    ``partners_see``: the partners' hands are open to this seat (a team table's option)."""
     start = clock()
     moves = candidates(game, seat, rng)
     if len(moves) <= 1:
         return moves[0]  # a forced move (the awaited seat always has one)
     info = knowledge(game, seat)
+    if game.teams and partners_see:
+        ai_teams.see_partners(game, seat, info)
     prior = heuristic(game, seat, rng, SHARP if game.players == 2 else SHARP_MANY, info, record)
     if any(move.do is Do.CHALLENGE for move in moves):
         # Rollouts would judge a challenge by the cards alone, as if every player bluffed
@@ -600,11 +604,13 @@ def decide(
     budget_s: float = DEFAULT_BUDGET_S,
     max_rollouts: int = DEFAULT_MAX_ROLLOUTS,
     record: ChallengeRecord | None = None,
+    partners_see: bool = False,
 ) -> Action:
     """The action ``seat`` takes when the game awaits it (turn, drawn, respond or color).
 
     ``record``: what this seat saw of the players' Wild Draw Fours in earlier rounds of the
-    match (the current round's events are read in any case)."""
+    match (the current round's events are read in any case); ``partners_see``: the table lets
+    partners look at each other's hands (hard then reads its partners' cards, nothing more)."""
     if game.phase is Phase.OVER or game.current != seat:
         raise ValueError(f"the game does not await seat {seat}")
     if level == "easy":
@@ -612,7 +618,7 @@ def decide(
     if level == "normal":
         return _normal(game, seat, rng, record)
     if level == "hard":
-        return _hard(game, seat, rng, clock, budget_s, max_rollouts, record)
+        return _hard(game, seat, rng, clock, budget_s, max_rollouts, record, partners_see)
     raise ValueError(f"unknown level {level!r}")
 
 

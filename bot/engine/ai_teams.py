@@ -7,6 +7,9 @@ next player is not played on a partner while another card will do.
 
 from __future__ import annotations
 
+from collections import Counter
+
+from .ai_memory import Knowledge
 from .state import RoundState
 
 
@@ -61,3 +64,11 @@ def block_sign(state: RoundState, seat: int, after: int) -> float:
 def threat_sizes(state: RoundState, seat: int) -> list[int]:
     """The hand sizes of the seats whose going out would lose the round for ``seat``."""
     return [len(state.hands[s]) for s in opponents(state, seat)] or [len(state.hands[seat])]
+
+
+def see_partners(state: RoundState, seat: int, info: Knowledge) -> None:
+    """With ``partners_see`` on, the seat may look at its partners' hands: they become known
+    cards of ``info``, so guesses of the hidden cards deal only the opponents' hands."""
+    for partner in range(state.n):
+        if partner != seat and state.active[partner] and same_side(state, seat, partner):
+            info.known[partner] = Counter(state.hands[partner])

@@ -130,11 +130,18 @@ class Match:
         if self.game.events:
             self.challenges.add(knowledge(self.game, 0).wd4_reads)
         log, self.log = self.log, None
-        # A team round replays through its partnerships, which records do not hold yet.
-        if log is None or self.teams:
+        if log is None:
             self.records.append("")
             return
-        record = log.finish(rules.edition, rules.house, rules.scoring, added, forfeit=self.forfeit)
+        record = log.finish(
+            rules.edition,
+            rules.house,
+            rules.scoring,
+            added,
+            forfeit=self.forfeit,
+            teams=self.teams,
+            partners_see=rules.partners_see,
+        )
         self.records.append(record.to_text())
 
     @property

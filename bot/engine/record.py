@@ -21,6 +21,7 @@ from .errors import RuleError
 from .game import MAX_PLAYERS, MIN_PLAYERS, Game
 from .house import OFFICIAL, HouseRules
 from .rules import Scoring
+from .teams import TEAM_COUNTS, fits, round_team_points, sides_left
 
 RECORD_VERSION = 1
 COMMITMENT_CHARS = 16  # the hex digits shown at the deal: 64 bits, enough that nobody forges one
@@ -63,9 +64,13 @@ def revealed(text: str) -> tuple[str, int] | None:
 
 
 def round_points(game: Game, scoring: Scoring, forfeit: bool = False) -> list[int]:
-    """What a finished round adds to each seat's match total under the match's scoring."""
-    if forfeit or game.players <= 1:
+    """What a finished round adds to each seat's match total under the match's scoring (in a
+    team round, standard: the seat that went out carries the other teams' cards)."""
+    if forfeit or len(sides_left(game)) <= 1:
         return [0] * game.n
+    if scoring is Scoring.STANDARD and game.teams:
+        won = round_team_points(game, lowest=False)[game.winner % game.teams]
+        return [won if s == game.winner else 0 for s in range(game.n)]
     if scoring is Scoring.STANDARD:
         assert game.points is not None
         return list(game.points)
@@ -152,7 +157,9 @@ class RoundRecord:
     scoring: Scoring = Scoring.STANDARD
     active: tuple[bool, ...] = ()  # empty: every seat in play at the deal
     points: tuple[int, ...] | None = None  # per seat, what the round added; None: unfinished
-    forfeit: bool = False  # the match ended in this round with one player left
+    forfeit: bool = False  # the match ended in this round with one player (or team) left
+    teams: int = 0  # 0: no teams; else seat s is on team s mod teams
+    partners_see: bool = False  # partners could look at each other's hands (no rule changes)
 
     @property
     def commitment(self) -> str:
@@ -169,6 +176,7 @@ class RoundRecord:
             random.Random(self.seed),
             active=list(self.active) if self.active else None,
             house=self.house,
+            teams=self.teams,
         )
 
     def replay(self, upto: int | None = None) -> Game:
@@ -206,6 +214,10 @@ class RoundRecord:
             data["p"] = list(self.points)
         if self.forfeit:
             data["f"] = 1
+        if self.teams:
+            data["t"] = self.teams
+        if self.partners_see:
+            data["o"] = 1
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
@@ -222,6 +234,9 @@ class RoundRecord:
             players = int(data["n"])
             if not MIN_PLAYERS <= players <= MAX_PLAYERS or len(active) not in (0, players):
                 raise RecordError("a round record with a wrong number of seats")
+            teams = int(data.get("t", 0))
+            if teams not in TEAM_COUNTS or not fits(teams, players):
+                raise RecordError("a round record with teams that do not fit its seats")
             return cls(
                 edition=Edition(data["e"]),
                 players=players,
@@ -234,6 +249,8 @@ class RoundRecord:
                 active=active,
                 points=tuple(int(p) for p in points) if points is not None else None,
                 forfeit=bool(data.get("f", 0)),
+                teams=teams,
+                partners_see=bool(data.get("o", 0)),
             )
         except RecordError:
             raise
@@ -254,6 +271,12 @@ class RoundRecord:
         }
         if self.house.to_dict():
             data["house_rules"] = self.house.to_dict()
+        if self.teams:
+            data["options"] = {
+                "teams": self.teams,
+                "partners_see": self.partners_see,
+                "scoring": self.scoring.value,
+            }
         if self.active and not all(self.active):
             data["active"] = list(self.active)
         data["actions"] = [action_json(a) for a in self.actions]
@@ -289,7 +312,11 @@ class RoundRecord:
         dealer = int(data.get("dealer", 0))
         about = data.get("record")
         about = about if isinstance(about, dict) else {}
+        options = scenario.parse_options(data, players)
+        given = data.get("options")
         scoring_name = about.get("scoring", "standard")
+        if isinstance(given, dict) and "scoring" in given:
+            scoring_name = options.scoring.value
         if scoring_name not in {s.value for s in Scoring}:
             raise RecordError(f"unknown scoring {scenario.short(scoring_name)}")
         actions: list[Action] = []
@@ -317,6 +344,8 @@ class RoundRecord:
             active=tuple(active) if active is not None else (),
             points=tuple(points) if points is not None else None,
             forfeit=about.get("forfeit") is True,
+            teams=options.teams,
+            partners_see=options.partners_see,
         )
         if record.points is not None and record.replayed_points() != list(record.points):
             raise RecordError("record.points are not what the round's actions score")
@@ -359,6 +388,8 @@ class RoundLog:
         points: list[int],
         *,
         forfeit: bool = False,
+        teams: int = 0,
+        partners_see: bool = False,
     ) -> RoundRecord:
         """The finished round's record."""
         return RoundRecord(
@@ -373,6 +404,8 @@ class RoundLog:
             active=tuple(char == "1" for char in self.active),
             points=tuple(points),
             forfeit=forfeit,
+            teams=teams,
+            partners_see=partners_see,
         )
 
     def to_json(self) -> list[Any]:

@@ -30,6 +30,7 @@ class SeatView:
     catchable: bool = False  # holds one card, did not call, and can still be caught
     score: int = 0  # running total toward the target (or tally under lowest scoring)
     computer: bool = False
+    team: int | None = None  # the seat's team in a team game (seat mod teams)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,9 @@ class PublicView:
     penalty: int | None = None  # the pending total while a penalty awaits its answer
     penalty_target: int | None = None  # the seat that must answer it
     house: HouseRules = OFFICIAL  # the options in force
+    # A team game's running totals per team toward the target (empty without teams, or when
+    # the view does not know them, as in a replay).
+    team_scores: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +108,10 @@ def public_view(
     round_number: int = 1,
     target: int | None = None,
     scoring: str = "standard",
+    team_scores: list[int] | None = None,
 ) -> PublicView:
-    """The public view of ``game``; ``names`` label the seats."""
+    """The public view of ``game``; ``names`` label the seats, ``team_scores`` are a team
+    match's totals per team."""
     n = game.n
     labels = names or [f"Player {s + 1}" for s in range(n)]
     totals = scores or [0] * n
@@ -124,6 +130,7 @@ def public_view(
             catchable=catchable == s,
             score=totals[s],
             computer=bots[s],
+            team=s % game.teams if game.teams else None,
         )
         for s in range(n)
     )
@@ -155,6 +162,7 @@ def public_view(
         penalty=penalty,
         penalty_target=game.current if penalty is not None else None,
         house=game.house,
+        team_scores=tuple(team_scores or ()) if game.teams else (),
     )
 
 

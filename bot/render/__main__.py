@@ -12,7 +12,13 @@ from . import art
 from .common import encode_png
 from .hand import render_hand
 from .leaderboard import render_leaderboard
-from .samples import sample_hand, sample_scores, sample_standings, sample_table
+from .samples import (
+    sample_hand,
+    sample_scores,
+    sample_standings,
+    sample_table,
+    sample_team_table,
+)
 from .scores import render_scores
 from .table import render_table
 
@@ -41,6 +47,10 @@ def demo(out: Path) -> list[Path]:
         for cards in (7, 40):
             save(f"hand-{e}-{cards}.png", render_hand(sample_hand(cards, edition)))
         save(f"scores-{e}.png", render_scores(sample_scores(4, edition)))
+    # Team play: each seat's team color and number, the team scores.
+    save("table-teams-4.png", render_table(sample_team_table(4, 2)))
+    save("table-teams-10.png", render_table(sample_team_table(10, 5)))
+    save("scores-teams-6.png", render_scores(sample_scores(6, teams=3)))
     save("leaderboard.png", render_leaderboard(sample_standings(10), None, "wins"))
     return written
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.engine.cards import Edition
 from bot.engine.match import ScoreView
@@ -69,6 +69,16 @@ def sample_table(
     )
 
 
+def sample_team_table(
+    players: int = 4, teams: int = 2, edition: Edition = Edition.CLASSIC
+) -> PublicView:
+    """The sample table played in ``teams`` teams (seat s on team s mod teams), with scores."""
+    view = sample_table(players, edition)
+    seats = tuple(replace(seat, team=seat.seat % teams) for seat in view.seats)
+    scores = tuple(sum(seat.score for seat in seats if seat.team == t) for t in range(teams))
+    return replace(view, seats=seats, team_scores=scores)
+
+
 def sample_hand(cards: int = 7, edition: Edition = Edition.CLASSIC) -> HandView:
     """A hand of ``cards`` cards in display order, every other one playable."""
     deck = edition_cards(edition)
@@ -91,8 +101,10 @@ def sample_hand(cards: int = 7, edition: Edition = Edition.CLASSIC) -> HandView:
     )
 
 
-def sample_scores(players: int = 4, edition: Edition = Edition.CLASSIC) -> ScoreView:
-    """A match a few rounds in."""
+def sample_scores(
+    players: int = 4, edition: Edition = Edition.CLASSIC, teams: int = 0
+) -> ScoreView:
+    """A match a few rounds in (in ``teams`` teams when given)."""
     rounds = (
         tuple(0 if s != 0 else 86 for s in range(players)),
         tuple(0 if s != 1 else 142 for s in range(players)),
@@ -111,6 +123,8 @@ def sample_scores(players: int = 4, edition: Edition = Edition.CLASSIC) -> Score
         round_winners=(0, 1, 2, 0, 1),
         winners=(),
         active=tuple(True for _ in range(players)),
+        teams=teams,
+        team_totals=tuple(sum(totals[s] for s in range(t, players, teams)) for t in range(teams)),
     )
 
 

@@ -20,6 +20,7 @@ from .common import (
     stack,
     vertical_gradient,
 )
+from .teams import TEAM_COLORS, chips_width, team_badge, team_chips
 from .words import ENGLISH, Words
 
 SCORES_WIDTH = 1000
@@ -121,7 +122,13 @@ def scores_image(view: ScoreView, words: Words = ENGLISH) -> Image.Image:
     img = vertical_gradient(size, mix(th.felt, WHITE, 0.05), th.felt_edge)
     d = ImageDraw.Draw(img)
     rounds = len(view.rounds)
-    put_text(img, (MARGIN, 12, SCORES_WIDTH - MARGIN, HEADER - 12), _title(view, words), 24, WHITE)
+    title_right = SCORES_WIDTH - MARGIN
+    if view.teams and view.team_totals:
+        # Each team's total toward the target, at the right of the title.
+        width = chips_width(len(view.team_totals))
+        title_right -= width + 12
+        team_chips(img, SCORES_WIDTH - MARGIN - width, HEADER / 2 - 10, view.team_totals, INK)
+    put_text(img, (MARGIN, 12, title_right, HEADER - 12), _title(view, words), 24, WHITE)
     name_x, round_x, total_x = COLUMNS
     hy = HEADER + 18
     heading = (hy - 10, hy + 10)
@@ -166,7 +173,10 @@ def scores_image(view: ScoreView, words: Words = ENGLISH) -> Image.Image:
             )
         ink = INK if active else MUTED
         color = SERIES[s % len(SERIES)] if active else MUTED
-        d.ellipse((MARGIN + 4, y - 9, MARGIN + 22, y + 9), fill=color, outline=WHITE, width=2)
+        if view.teams:  # the seat's team badge instead of its chart color
+            paste(img, team_badge(s % view.teams), MARGIN + 3, y - 10)
+        else:
+            d.ellipse((MARGIN + 4, y - 9, MARGIN + 22, y + 9), fill=color, outline=WHITE, width=2)
         label = player_name(view.names[s], words.player_name(s))
         drawn = put_text(img, (name_x, y - 13, name_x + NAME_WIDTH, y + 13), label, 18, ink)
         if winner:
@@ -216,7 +226,7 @@ def scores_palette(edition: Edition) -> Image.Image:
     return fixed_palette(
         ("scores", edition),
         lambda: _palette_source(edition),
-        (WHITE, (0, 0, 0), GOLD, *SERIES, MUTED, th.accent),
+        (WHITE, (0, 0, 0), GOLD, *SERIES, MUTED, th.accent, *TEAM_COLORS),
     )
 
 

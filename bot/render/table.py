@@ -27,6 +27,7 @@ from .common import (
     sprite,
     stack,
 )
+from .teams import TEAM_COLORS, chips_width, team_badge, team_chips, team_outline
 from .words import ENGLISH, Words
 
 TABLE_SIZE = (800, 512)
@@ -254,6 +255,11 @@ def _seat(
     x0, y0, x1, y1 = box
     m = PLATE_MARGIN
     paste(img, sprite(("plate", edition, kind), lambda: _plate(edition, kind)), x0 - m, y0 - m)
+    if seat.team is not None:
+        # The rim in the team's color, and its numbered badge on the lower left corner (the
+        # dealer's mark has the upper one, and the header's team scores sit above the top seat).
+        team_outline(ImageDraw.Draw(img), box, seat.team)
+        paste(img, team_badge(seat.team), max(0, x0 - 12), y1 - 12)
     ink = _ink(kind)
     name_right = x1 - 8
     if seat.computer:
@@ -342,9 +348,15 @@ def _header(img: Image.Image, view: PublicView, words: Words) -> None:
     if view.target:
         parts.append(words.to_target.format(target=view.target))
     half = TABLE_SIZE[0] / 2
-    put_text(img, (14, 2, half - 10, 24), " · ".join(parts), 14, HEADER_INK)
+    left, right = half - 10, half + 10
+    if view.team_scores:
+        # The team scores in the middle of the header; the texts beside them give way.
+        width = chips_width(len(view.team_scores))
+        left, right = half - width / 2 - 8, half + width / 2 + 8
+        team_chips(img, half - width / 2, 3, view.team_scores, HEADER_INK)
+    put_text(img, (14, 2, left, 24), " · ".join(parts), 14, HEADER_INK)
     arrow = words.clockwise if view.direction > 0 else words.counter_clockwise
-    put_text(img, (half + 10, 2, TABLE_SIZE[0] - 14, 24), arrow, 14, HEADER_INK, "right")
+    put_text(img, (right, 2, TABLE_SIZE[0] - 14, 24), arrow, 14, HEADER_INK, "right")
 
 
 def _status(img: Image.Image, view: PublicView, words: Words) -> None:
@@ -404,7 +416,7 @@ def table_palette(edition: Edition) -> Image.Image:
     return fixed_palette(
         ("table", edition),
         lambda: _palette_source(edition),
-        (WHITE, (0, 0, 0), *th.colors, th.accent, th.felt),
+        (WHITE, (0, 0, 0), *th.colors, th.accent, th.felt, *TEAM_COLORS),
     )
 
 

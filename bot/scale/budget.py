@@ -2,9 +2,11 @@
 takes a slot first, in this process (SQLite) or shared by every process (PostgreSQL).
 
 Slots follow the generic cell rate algorithm: one every ``spacing`` seconds, and after a pause a
-short burst at once (up to ``burst`` seconds' worth). In any second at most
-``(1 + burst) / spacing + 1`` requests go, which ``Pace.under`` keeps at 90 % of the given
-limit, the rest to spare for the time between a slot and the request's arrival.
+short burst at once (up to ``burst`` seconds' worth). In any window of ``w`` seconds at most
+``(w + burst) / spacing + 1`` slots are granted. A request leaves at most ``STALE`` seconds after
+its slot was granted (a later answer is given up), so the requests that leave in any one second
+had their slots granted within ``1 + STALE`` seconds: ``Pace.under`` keeps those at 90 % of the
+limit, the rest to spare for the way from the bot to Discord.
 
 A slot is taken at the moment the request leaves, never reserved ahead: a request that finds
 none waits and asks again, so a loaded event loop that wakes it late cannot send it together
@@ -29,8 +31,8 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 BUDGET = "bot"  # the one budget of the bot token
 # A slot whose answer took longer than this to come back may have been granted that long
-# before the request leaves: it is given up and another taken. Pace.under's spare 10 % covers
-# requests this late (0.1 s of slots is under a tenth of a second's).
+# before the request leaves: it is given up and another taken. Pace.under counts every request
+# as possibly this late.
 STALE = 0.1
 
 
@@ -42,11 +44,17 @@ class Pace:
     burst: float
 
     @classmethod
-    def under(cls, per_second: float) -> Pace:
-        """A pace whose worst second stays at or below ``per_second`` with room to spare."""
-        burst = 0.1
-        rate = (0.9 * per_second - 1) / (1 + burst)  # the worst second: 90 % of the limit
+    def under(cls, per_second: float, late: float = STALE) -> Pace:
+        """A pace under which the requests leaving in any one second stay at 90 % of
+        ``per_second``, though each may leave up to ``late`` seconds after its slot."""
+        burst = 0.05
+        rate = (0.9 * per_second - 1) / (1 + late + burst)  # slots of 1 + late seconds
         return cls(spacing=1.0 / rate, burst=burst)
+
+    def worst_second(self, late: float = STALE) -> float:
+        """The most requests that may leave in one second, each up to ``late`` s after its
+        slot."""
+        return (1.0 + late + self.burst) / self.spacing + 1
 
 
 class Budget(Protocol):

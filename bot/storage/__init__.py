@@ -23,6 +23,8 @@ from .models import (
     RoundSummary,
     Season,
     TableRecord,
+    TournamentMatch,
+    TournamentRecord,
 )
 
 __all__ = [
@@ -46,6 +48,8 @@ __all__ = [
     "StorageError",
     "StorageWriteError",
     "TableRecord",
+    "TournamentMatch",
+    "TournamentRecord",
     "is_postgres_url",
     "open_storage",
     "shard_of",

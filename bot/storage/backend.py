@@ -1,8 +1,8 @@
 """What a backend hands the Storage facade: its operations, and a way to run one of them.
 
-A backend is a package (``sqlite/``, ``postgres/``) whose modules ``tables``, ``settings`` and
-``league`` define the same operations over its own kind of connection; the facade in
-``base.py`` checks the arguments, picks the operation and says how it must run (``Mode``).
+A backend is a package (``sqlite/``, ``postgres/``) whose modules ``tables``, ``settings``,
+``league`` and ``tournaments`` define the same operations over its own kind of connection; the
+facade in ``base.py`` checks the arguments, picks the operation and says how it must run (``Mode``).
 Backends import this module and the shared ones (models, rows, ledger), never the facade.
 """
 
@@ -23,6 +23,8 @@ from .models import (
     PlayerStats,
     Season,
     TableRecord,
+    TournamentMatch,
+    TournamentRecord,
 )
 
 T = TypeVar("T")
@@ -143,6 +145,24 @@ class LeagueOperations(Protocol[C_contra]):
     async def is_recorded(self, conn: C_contra, guild_id: int, match_uid: str) -> bool: ...
 
 
+class TournamentOperations(Protocol[C_contra]):
+    """Server tournaments (a backend's ``tournaments`` module)."""
+
+    async def save_tournament(self, conn: C_contra, record: TournamentRecord) -> bool: ...
+
+    async def load_tournaments(
+        self, conn: C_contra, shards: list[int] | None, count: int
+    ) -> list[TournamentRecord]: ...
+
+    async def finished_tournaments(
+        self, conn: C_contra, guild_id: int, limit: int
+    ) -> list[TournamentRecord]: ...
+
+    async def tournament_matches(
+        self, conn: C_contra, guild_id: int, tournament_id: str
+    ) -> list[TournamentMatch]: ...
+
+
 class Backend(ABC, Generic[C]):
     """One open database of one kind: its operations and the connection(s) they run on."""
 
@@ -151,6 +171,7 @@ class Backend(ABC, Generic[C]):
     tables: TableOperations[C]
     settings: SettingsOperations[C]
     league: LeagueOperations[C]
+    tournaments: TournamentOperations[C]
 
     @abstractmethod
     async def run(

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from functools import partial
 from pathlib import Path
 from types import TracebackType
@@ -24,6 +25,8 @@ from .models import (
     PlayerStats,
     Season,
     TableRecord,
+    TournamentMatch,
+    TournamentRecord,
 )
 from .rows import check_page, scope, settings_params
 
@@ -62,6 +65,35 @@ def check_seen(record: TableRecord, seen: int | None) -> None:
     """A new version must be above the one it was made from (a programming error otherwise)."""
     if seen is not None and (seen < 0 or record.version <= seen):
         raise ValueError(f"version {record.version} must be above the version seen ({seen})")
+
+
+def tournament_row(record: Mapping[str, Any]) -> TournamentRecord:
+    """A tournament layer's record as its row (ValueError when a field is missing or wrong)."""
+    try:
+        finished_at = record.get("finished_at")
+        row = TournamentRecord(
+            tournament_id=str(record["tournament_id"]),
+            guild_id=int(record["guild_id"]),
+            channel_id=int(record["channel_id"]),
+            kind=str(record["kind"]),
+            state=json.dumps(dict(record), separators=(",", ":")),
+            version=int(record["version"]),
+            opened_at=float(record["opened_at"]),
+            finished_at=None if finished_at is None else float(finished_at),
+        )
+    except (KeyError, TypeError) as error:
+        raise ValueError(f"not a tournament record: {error}") from error
+    if row.kind not in ("arena", "knockout") or row.version < 1:
+        raise ValueError(f"not a tournament record: kind {row.kind}, version {row.version}")
+    return row
+
+
+def tournament_state(row: TournamentRecord) -> dict[str, Any]:
+    """A stored tournament's record as its layer saved it (``finished`` from the row)."""
+    state: dict[str, Any] = json.loads(row.state)
+    state["finished"] = row.finished_at is not None
+    state["finished_at"] = row.finished_at
+    return state
 
 
 class Storage:
@@ -194,6 +226,55 @@ class Storage:
         landed = Landed(partial(tables.is_gone, table_id=table_id), True)
         return await self._backend.run(
             work, "remove the table", write=True, mode="statement", landed=landed
+        )
+
+    # ----- tournaments -----
+
+    async def save_tournament(self, record: Mapping[str, Any]) -> None:
+        """Save a tournament's whole state (the tournament layer's record, with its
+        ``tournament_id``, ``kind``, ``guild_id``, ``channel_id``, ``opened_at`` and
+        ``version``; ``finished_at`` once it is over). A version not above the stored one is
+        refused and logged: an older write never replaces a newer one."""
+        row = tournament_row(record)
+        work = partial(self._backend.tournaments.save_tournament, record=row)
+        saved = await self._backend.run(work, "save the tournament", write=True, mode="statement")
+        if not saved:
+            log.warning(
+                "tournament %s: version %s is not newer than the stored one; ignored",
+                row.tournament_id,
+                row.version,
+            )
+
+    async def load_tournaments(
+        self, shard_ids: Collection[int] | None = None, shard_count: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The unfinished tournaments' records to resume (all, or those of guilds on these
+        shards), oldest first."""
+        shards = check_shards(shard_ids, shard_count)
+        work = partial(
+            self._backend.tournaments.load_tournaments, shards=shards, count=shard_count or 1
+        )
+        rows = await self._backend.run(work, "load the tournaments", write=False, mode="statement")
+        return [tournament_state(row) for row in rows]
+
+    async def finished_tournaments(self, guild_id: int, limit: int = 25) -> list[dict[str, Any]]:
+        """A server's finished tournaments' records, newest first."""
+        work = partial(
+            self._backend.tournaments.finished_tournaments, guild_id=guild_id, limit=limit
+        )
+        rows = await self._backend.run(work, "read the tournaments", write=False, mode="statement")
+        return [tournament_state(row) for row in rows]
+
+    async def tournament_matches(self, guild_id: int, tournament_id: str) -> list[TournamentMatch]:
+        """The recorded matches of a tournament in the order they were recorded, each with its
+        players by place: what its standings are recounted from."""
+        work = partial(
+            self._backend.tournaments.tournament_matches,
+            guild_id=guild_id,
+            tournament_id=tournament_id,
+        )
+        return await self._backend.run(
+            work, "read the tournament's matches", write=False, mode="statement"
         )
 
     # ----- guild settings -----

@@ -71,6 +71,7 @@ class MatchRecord:
     # Per round, its record as the engine replays it (bot/engine/record.py); "" for a round
     # that was not recorded.
     round_records: list[str] = field(default_factory=list)
+    tournament_id: str | None = None  # the server tournament it was played in, if any
 
     @property
     def official(self) -> bool:
@@ -203,6 +204,7 @@ class MatchSummary:
     winners: list[PlayerResult]
     house_rules: HouseRules = field(default_factory=dict)  # empty: official rules
     teams: int = 0  # 0: every player for themselves
+    tournament_id: str | None = None  # played in this server tournament
 
     @property
     def match_id(self) -> int:
@@ -239,6 +241,7 @@ class MatchDetail:
     events: list[dict[str, Any]]
     house_rules: HouseRules = field(default_factory=dict)  # empty: official rules
     teams: int = 0  # 0: every player for themselves
+    tournament_id: str | None = None  # played in this server tournament
 
     @property
     def match_id(self) -> int:
@@ -275,6 +278,29 @@ class PlayerHistory:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """A server tournament as stored: its state is JSON text owned by the tournament layer."""
+
+    tournament_id: str
+    guild_id: int
+    channel_id: int
+    kind: str  # "arena" or "knockout"
+    state: str
+    version: int
+    opened_at: float
+    finished_at: float | None  # None while it runs
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentMatch:
+    """A recorded match of a tournament: its number and uid, its players by place."""
+
+    number: int
+    match_uid: str
+    placings: list[int]
+
+
+@dataclass(frozen=True, slots=True)
 class GuildSettings:
     """A server's defaults for new tables and the league."""
 
@@ -292,3 +318,4 @@ class GuildSettings:
     rate_house_rules: bool = False  # False: only official-rules matches change ratings
     house_rules: HouseRules = field(default_factory=dict)  # new tables' options; empty: official
     language: str | None = None  # public messages' language; None: the server's Discord locale
+    tournaments_open: bool = False  # anyone may open a tournament (else Manage Server only)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict
 from typing import Any, Protocol, cast
 
@@ -21,6 +21,8 @@ from .models import (
     RoundSummary,
     ScoringName,
     Season,
+    TournamentMatch,
+    TournamentRecord,
 )
 from .rating import display_rating
 
@@ -33,6 +35,30 @@ class Row(Protocol):
     def __len__(self) -> int: ...
 
 
+TOURNAMENT_COLUMNS = (
+    "tournament_id, guild_id, channel_id, kind, state, version, opened_at, finished_at"
+)
+# A tournament's matches, one row per seat: by number, then by place (ties in seat order).
+TOURNAMENT_MATCH_COLUMNS = "m.number, m.match_uid, p.user_id"
+
+
+def tournament_from(row: Row) -> TournamentRecord:
+    """A tournaments row (TOURNAMENT_COLUMNS)."""
+    uid, guild, channel, kind, state, version, opened, finished = row
+    return TournamentRecord(
+        str(uid), int(guild), int(channel), str(kind), str(state), int(version), opened, finished
+    )
+
+
+def tournament_matches_from(rows: Iterable[Row]) -> list[TournamentMatch]:
+    """TOURNAMENT_MATCH_COLUMNS rows into one TournamentMatch per match, in their order."""
+    found: dict[int, TournamentMatch] = {}
+    for number, uid, user_id in rows:
+        match = found.setdefault(int(number), TournamentMatch(int(number), str(uid), []))
+        match.placings.append(int(user_id))
+    return list(found.values())
+
+
 # Each sort walks its own index, so a page never sorts a whole server.
 LEADERBOARD_ORDER: dict[str, str] = {
     "rating": "s.ordinal DESC, s.user_id",
@@ -43,7 +69,7 @@ LEADERBOARD_ORDER: dict[str, str] = {
 SETTINGS_COLUMNS = (
     "edition, scoring, target, turn_seconds, timeout_action, timeouts_before_removal, "
     "lobby_minutes, computers_allowed, computer_level, computers_rated, rate_house_rules, "
-    "house_rules, language"
+    "house_rules, language, tournaments_open"
 )
 RESULT_COLUMNS = (
     "seat, user_id, name, points, place, computer, winner, rating_before, rating_after, team"
@@ -123,6 +149,7 @@ def settings_params(s: GuildSettings) -> tuple[Any, ...]:
         bool(s.rate_house_rules),
         house_rules_json(s.house_rules),
         s.language,
+        bool(s.tournaments_open),
     )
 
 
@@ -145,6 +172,7 @@ def settings_from(guild_id: int, row: Row | None) -> GuildSettings:
         rate_house_rules=bool(row[10]),
         house_rules=house_rules_from(row[11]),
         language=row[12],
+        tournaments_open=bool(row[13]),
     )
 
 
@@ -217,8 +245,8 @@ def favourite(counts: tuple[int, int, int]) -> Edition | None:
 
 def summary_from(row: Row, seats: list[PlayerResult]) -> MatchSummary:
     """A history line: (number, season, edition, scoring, started, finished, rounds, rules,
-    teams)."""
-    number, season, edition, scoring, started, finished, rounds, rules, teams = row
+    teams, tournament)."""
+    number, season, edition, scoring, started, finished, rounds, rules, teams, tournament = row
     return MatchSummary(
         number=number,
         season=season,
@@ -231,6 +259,7 @@ def summary_from(row: Row, seats: list[PlayerResult]) -> MatchSummary:
         winners=[p for p in seats if p.winner],
         house_rules=house_rules_from(rules),
         teams=teams,
+        tournament_id=tournament,
     )
 
 

@@ -26,6 +26,7 @@ TABLES = (
     "standings",
     "standings_counts",
     "live_tables",
+    "tournaments",
 )
 _BATCH = 5000
 

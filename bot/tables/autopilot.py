@@ -29,7 +29,14 @@ class Brain(Protocol):
     """A computer player's decision: ``bot.engine.ai.decide`` or a stand-in for tests."""
 
     def __call__(
-        self, game: Game, seat: int, level: str, rng: random.Random, *, record: ChallengeRecord
+        self,
+        game: Game,
+        seat: int,
+        level: str,
+        rng: random.Random,
+        *,
+        record: ChallengeRecord,
+        partners_see: bool,
     ) -> Action: ...
 
 
@@ -43,6 +50,7 @@ class ComputerTurn:
     game: Game
     seed: int
     record: ChallengeRecord  # the match's earlier rounds' Wild Draw Fours, a private copy
+    partners_see: bool = False  # the seat may look at its partners' hands
 
 
 class Driven(Protocol):
@@ -164,6 +172,12 @@ class Autopilot:
             return
         rng = random.Random(turn.seed)
         action = await asyncio.to_thread(
-            self.brain, turn.game, turn.seat, turn.level, rng, record=turn.record
+            self.brain,
+            turn.game,
+            turn.seat,
+            turn.level,
+            rng,
+            record=turn.record,
+            partners_see=turn.partners_see,
         )
         await self.tables.computer_move(table_id, turn, action)

@@ -41,6 +41,8 @@ def new_table(
     seats: Sequence[Seat] = (),
     rematch_of: str | None = None,
     locale: str = "en",
+    tournament_id: str | None = None,
+    berserk: Sequence[int] = (),
 ) -> Table:
     """A lobby with the host seated (turn timer settings come from the server's); a rematch
     keeps the finished match's ``seats`` in their order, the host among them."""
@@ -51,7 +53,8 @@ def new_table(
         else Seat(seat.user_id, seat.name, seat.computer)
         for seat in seats[:MAX_SEATS]
     ]
-    if not any(seat.user_id == host.user_id and seat.computer is None for seat in taken):
+    # A tournament's table of computers alone is hosted by one of them (already seated).
+    if not any(seat.user_id == host.user_id for seat in taken):
         taken.insert(0, Seat(host.user_id, seat_name(host.name)))
     return Table(
         table_id=table_id,
@@ -67,6 +70,8 @@ def new_table(
         lobby_deadline=now + lobby_seconds if lobby_seconds else None,
         computers=computers,
         locale=locale,
+        tournament_id=tournament_id,
+        berserk=list(berserk),
     )
 
 

@@ -182,12 +182,16 @@ class TableManager:
         seats: Sequence[Seat] = (),
         rematch_of: str | None = None,
         locale: str = "en",
+        tournament_id: str | None = None,
+        berserk: Sequence[int] = (),
     ) -> Outcome:
         """Open a lobby with the host seated; without threads, one game per channel.
         ``locale``: the language its public messages speak (the server's).
 
         A rematch (``rematch_of``: the finished table) seats ``seats`` again, and opens only
-        once, and not while another lobby waits in the channel."""
+        once, and not while another lobby waits in the channel. A tournament's table names its
+        ``tournament_id`` (its match is recorded as the tournament's) and the users on half the
+        turn timer (``berserk``)."""
         async with self.registry.hold(table_id):
             if rematch_of is not None:
                 if (opened := self.rematch_for(rematch_of)) is not None:
@@ -219,6 +223,8 @@ class TableManager:
                 seats=seats,
                 rematch_of=rematch_of,
                 locale=locale,
+                tournament_id=tournament_id,
+                berserk=berserk,
             )
             return Outcome(await self.registry.commit(table), changed=True)
 
@@ -482,7 +488,8 @@ class TableManager:
             game = Game.from_dict(match.game.to_dict())
             record = ChallengeRecord(match.challenges.reads)
             seed = table.seed ^ table.version
-            return ComputerTurn(table.version, seat, level, game, seed, record)
+            sees = table.rules.partners_see and table.rules.teams > 0
+            return ComputerTurn(table.version, seat, level, game, seed, record, sees)
 
     async def computer_move(self, table_id: str, turn: ComputerTurn, action: Action) -> None:
         """Play what the computer decided, unless the table moved on meanwhile."""

@@ -118,4 +118,5 @@ def match_record(table: Table, finished_at: float) -> MatchRecord:
         teams=match.teams,
         house_rules=table.rules.house.to_dict(),  # only the options that differ: {} is official
         round_records=list(match.records),
+        tournament_id=table.tournament_id,
     )

@@ -166,6 +166,7 @@ def public_of(table: Table) -> PublicView | None:
         round_number=match.round_number if not match.round_scored else len(match.rounds),
         target=table.rules.target,
         scoring=table.rules.scoring.value,
+        team_scores=match.team_totals(),
     )
 
 

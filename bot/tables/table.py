@@ -15,6 +15,7 @@ from bot.engine.game import Phase
 from .tablelog import LogLine, dump_line, keep_last, load_line
 
 MOVES_KEPT = 4  # recent turn moves a table remembers, to tell a lost race from a stale click
+BERSERK_FLOOR = 5  # seconds: half a turn timer is never shorter
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +105,8 @@ class Table:
     old_messages: list[int] = field(default_factory=list)  # posted by the table, to delete
     ping_message_id: int | None = None  # the "your turn" ping now posted, if any
     rematch_of: str | None = None  # the finished table this lobby is the rematch of
+    tournament_id: str | None = None  # the server tournament this table plays for
+    berserk: list[int] = field(default_factory=list)  # users on half the turn timer
     # Not saved: after a restart nobody can be racing a click drawn before it.
     moves: list[Move] = field(default_factory=list)
 
@@ -158,7 +161,14 @@ class Table:
             key = self.timer_key or key
         if key != self.timer_key:
             self.timer_key = key
-            self.deadline = now + self.turn_seconds
+            self.deadline = now + self.seconds_for(seat)
+
+    def seconds_for(self, seat: int) -> int:
+        """A seat's turn time: half for a player who went berserk in a tournament."""
+        seconds = self.turn_seconds or 0
+        if self.seats[seat].user_id in self.berserk:
+            return max(BERSERK_FLOOR, seconds // 2)
+        return seconds
 
     def remember_move(self, move: Move) -> None:
         """Keep the last few turn moves (what a click that lost a race is told)."""
@@ -205,6 +215,8 @@ class Table:
             "old_messages": self.old_messages,
             "ping_message_id": self.ping_message_id,
             "rematch_of": self.rematch_of,
+            "tournament_id": self.tournament_id,
+            "berserk": self.berserk,
         }
         try:
             return orjson.dumps(record).decode()
@@ -251,4 +263,6 @@ class Table:
             old_messages=[int(m) for m in data.get("old_messages", [])],
             ping_message_id=data.get("ping_message_id"),
             rematch_of=data.get("rematch_of"),
+            tournament_id=data.get("tournament_id"),
+            berserk=[int(u) for u in data.get("berserk", [])],
         )

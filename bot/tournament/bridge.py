@@ -54,10 +54,16 @@ class ManagedTables:
         tables.subscribe(self.on_commit)
 
     async def open_table(
-        self, tournament: Tournament, players: Sequence[Entrant], berserk: frozenset[int]
-    ) -> str:
-        number = tournament.opened + 1
-        table_id = f"{tournament.tournament_id}-{number}"
+        self,
+        tournament: Tournament,
+        table_id: str,
+        players: Sequence[Entrant],
+        berserk: frozenset[int],
+    ) -> None:
+        """Open the table with the tournament's options: its rules (``rules``, as a RuleSet's
+        dict), ``turn_seconds``, ``timeout_limit`` and ``locale``."""
+        options = tournament.options
+        rules = RuleSet.from_dict(options["rules"]) if "rules" in options else self.rules
         people = [p for p in players if p.computer is None] or list(players)
         host = Actor(people[0].user_id, people[0].name)
         seats = [Seat(p.user_id, p.name, p.computer) for p in players]
@@ -66,13 +72,17 @@ class ManagedTables:
             tournament.guild_id,
             tournament.channel_id,
             host,
-            self.rules,
+            rules,
             threads=True,
+            turn_seconds=options.get("turn_seconds"),
+            timeout_limit=int(options.get("timeout_limit", 3)),
             seats=seats,
+            locale=str(options.get("locale", "en")),
+            tournament_id=tournament.tournament_id,
+            berserk=sorted(berserk),
         )
         thread_id = await self.thread_for(tournament, table_id) if self.thread_for else None
         await self.tables.act(table_id, host, Start(thread_id))
-        return table_id
 
     def on_commit(self, table: TableSnapshot) -> None:
         """Heard under the table's lock: the report runs as its own task."""

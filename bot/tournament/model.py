@@ -236,13 +236,35 @@ class Tournament:
         return self._pair_knockout()
 
     def _pair_arena(self) -> list[tuple[int, ...]]:
+        """Tables in waiting order, each with a person at it: computers never play alone (as
+        many tables as there are people waiting, one person swapped in where needed)."""
         queue = sorted(self.waiting, key=lambda u: (self.waiting[u], u))
-        groups: list[tuple[int, ...]] = []
+        people = [u for u in queue if self.entrants[u].computer is None]
+        tables = min(len(table_sizes(len(queue))), len(people))
+        if tables == 0:
+            return []
+        seated = min(len(queue), tables * MAX_TABLE)
+        base, extra = divmod(seated, tables)
+        groups: list[list[int]] = []
         at = 0
-        for size in table_sizes(len(queue)):
-            groups.append(tuple(queue[at : at + size]))
+        for size in [base + 1] * extra + [base] * (tables - extra):
+            groups.append(queue[at : at + size])
             at += size
-        return groups
+        human = self._is_person
+        rest = queue[at:]
+        for group in groups:
+            if any(human(u) for u in group):
+                continue
+            # The longest-waiting person not seated yet, else one from a table with two.
+            donor = rest if any(human(u) for u in rest) else None
+            if donor is None:
+                donor = next(g for g in reversed(groups) if sum(human(u) for u in g) > 1)
+            person = next(u for u in (rest if donor is rest else reversed(donor)) if human(u))
+            donor[donor.index(person)], group[-1] = group[-1], person
+        return [tuple(g) for g in groups]
+
+    def _is_person(self, user_id: int) -> bool:
+        return self.entrants[user_id].computer is None
 
     def _pair_knockout(self) -> list[tuple[int, ...]]:
         if self.requeue:
@@ -450,3 +472,25 @@ def bracket_names(t: Tournament) -> list[list[list[str]]]:
         else:
             rounds.append(live)
     return rounds
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResults:
+    """A player's finished tournaments: played, on the podium, won."""
+
+    played: int = 0
+    podiums: int = 0
+    won: int = 0
+
+
+def record_of(finished: Iterable[Tournament], user_id: int) -> TournamentResults:
+    """What a player did in these finished tournaments."""
+    played = podiums = won = 0
+    for t in finished:
+        if user_id not in t.entrants:
+            continue
+        played += 1
+        podium = [s.user_id for s in t.podium()]
+        podiums += user_id in podium
+        won += bool(podium) and podium[0] == user_id
+    return TournamentResults(played, podiums, won)

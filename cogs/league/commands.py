@@ -19,6 +19,7 @@ from bot.i18n.game_words import edition_short
 from bot.storage import StorageError
 from bot.storage.models import Season
 from bot.tables.names import safe_name
+from bot.tournament.model import Tournament, record_of
 from cogs.group import Subcommand
 from cogs.lang import user_lang
 from cogs.replies import NO_PINGS, let_go, link_commands, say
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HISTORY_SIZE = 10
+TOURNAMENTS_COUNTED = 200  # a player's results in the server's newest finished tournaments
 NEEDS_MANAGE = N_("You need the Manage Server permission for that.")
 
 
@@ -229,6 +231,15 @@ async def _stats(interaction: Itx, member: discord.Member | None, official_only:
         )
     else:
         lines.append(f"**{season}** · " + _("no matches yet"))
+    finished = await storage.finished_tournaments(guild, TOURNAMENTS_COUNTED)
+    cups = record_of((Tournament.from_dict(t) for t in finished), who.id)
+    if cups.played:
+        lines.append(
+            "🏆 "
+            + _("Tournaments {played} · on the podium {podiums} · won {won}").format(
+                played=cups.played, podiums=cups.podiums, won=cups.won
+            )
+        )
     if overall.provisional or (seasonal is not None and seasonal.provisional):
         lines.append(provisional_note(tongue))
     layout = ui.LayoutView(timeout=None)
@@ -258,7 +269,12 @@ async def _profile(interaction: Itx, member: discord.Member | None) -> None:
         await say(interaction, text)
         return
     await interaction.response.defer(thinking=True)
-    layout, file = await profile_message(history, history.name or who.display_name, tongue)
+    finished = await storage_of(interaction).finished_tournaments(
+        interaction.guild_id, TOURNAMENTS_COUNTED
+    )
+    cups = record_of((Tournament.from_dict(t) for t in finished), who.id)
+    name = history.name or who.display_name
+    layout, file = await profile_message(history, name, tongue, cups.podiums)
     await interaction.followup.send(view=layout, file=file, allowed_mentions=NO_PINGS)
 
 

@@ -128,8 +128,9 @@ def history_text(matches: list[MatchSummary], tongue: Lang = ENGLISH_LANG) -> st
             )
         rounds = tongue.ngettext("{count} round", "{count} rounds", m.rounds).format(count=m.rounds)
         won = _("won by {winners}").format(winners=winners)
+        cup = "🏆 " + _("tournament") + " · " if m.tournament_id is not None else ""
         lines.append(
-            f"`#{m.match_id}` {edition_short(m.edition, tongue)} · {players} · "
+            f"`#{m.match_id}` {cup}{edition_short(m.edition, tongue)} · {players} · "
             f"{rounds} · {won} · {when(m.finished_at)}\n"
             f"-# {safe_text(stored_line(m.house_rules, tongue), 300)}"
         )

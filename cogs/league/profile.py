@@ -29,6 +29,7 @@ PROFILE_IMAGE = "profile.png"
 CHART_POINTS = 60  # the newest rated matches the chart shows
 ACHIEVEMENT_NAMES = {
     "first_win": N_("First win"),
+    "tournament_podium": N_("Tournament podium"),
     "every_edition": N_("A win in every edition"),
     "streak_5": N_("5 wins in a row"),
     "catches_10": N_("10 catches"),
@@ -48,9 +49,9 @@ def read_rounds(history: PlayerHistory) -> list[tuple[int, RoundRecord]]:
     return rounds
 
 
-def profile_tally(history: PlayerHistory) -> Tally:
+def profile_tally(history: PlayerHistory, podiums: int = 0) -> Tally:
     """The player's tally (on a worker thread: it replays their rounds)."""
-    return tally([(e, w) for e, w, _ in history.results], read_rounds(history))
+    return tally([(e, w) for e, w, _ in history.results], read_rounds(history), podiums)
 
 
 def profile_view(history: PlayerHistory, name: str, t: Tally, tongue: Lang) -> ProfileView:
@@ -101,10 +102,11 @@ def profile_alt(view: ProfileView, tongue: Lang = ENGLISH_LANG) -> str:
 
 
 async def profile_message(
-    history: PlayerHistory, name: str, tongue: Lang
+    history: PlayerHistory, name: str, tongue: Lang, podiums: int = 0
 ) -> tuple[ui.LayoutView, discord.File]:
-    """The profile message and its picture (tally and drawing on worker threads)."""
-    t = await asyncio.to_thread(profile_tally, history)
+    """The profile message and its picture (tally and drawing on worker threads); ``podiums``:
+    the server tournaments the player ended on the podium."""
+    t = await asyncio.to_thread(profile_tally, history, podiums)
     view = profile_view(history, name, t, tongue)
     png = await asyncio.to_thread(render_profile, view)
     layout = ui.LayoutView(timeout=None)

@@ -95,6 +95,10 @@ HELP = (
         "**Server managers** (Manage Server): `/uno-admin settings`, `/uno-admin season new`, "
         "`/uno-admin export`, `/uno-admin status`."
     ),
+    N_(
+        "**Tournaments**: `/uno-admin tournament open` (Manage Server, or anyone if the server "
+        "allows it) opens an arena or a knockout; join, leave and berserk with its buttons."
+    ),
 )
 
 

@@ -158,6 +158,18 @@ def seats_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     return "\n".join(lines)
 
 
+def team_scores_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG, bold: bool = True) -> str:
+    """Each team's score toward the target in team order (empty without teams)."""
+    public = table.public
+    if public is None or not public.team_scores:
+        return ""
+    star = "**" if bold else ""
+    return " · ".join(
+        f"{team_name(team, tongue)}: {star}{score}{star}"
+        for team, score in enumerate(public.team_scores)
+    )
+
+
 def table_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     """The table picture described: the top card, the color and every seat."""
     public = table.public
@@ -169,7 +181,10 @@ def table_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     seats = "; ".join(seat_words(seat, names[seat.seat], tongue) for seat in public.seats)
     color = color_name(public.color, tongue) if public.color else tongue.gettext("to be chosen")
     text = tongue.gettext("UNO table. Top card: {card}, color {color}. {seats}.")
-    return alt_text(text.format(card=card_words(public.top, tongue), color=color, seats=seats))
+    text = text.format(card=card_words(public.top, tongue), color=color, seats=seats)
+    if teams := team_scores_text(table, tongue, bold=False):
+        text += f" {teams}."
+    return alt_text(text)
 
 
 def scores_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
@@ -221,8 +236,11 @@ def table_view(table: TableSnapshot, *, image: str | None, cheers: str = "") -> 
     way = _("↻ clockwise") if public.direction == 1 else _("↺ counter-clockwise")
     top = _("Top card: {card}").format(card=f"**{card_words(public.top, tongue)}**")
     facts = " · ".join([top, shown, _("Direction: {direction}").format(direction=way)])
+    teams = f"\n**{teams_line(table.rules, tongue)}**" if table.rules.teams else ""
+    if scored := team_scores_text(table, tongue):
+        teams += f"\n{scored}"
     lines = [
-        head + (f"\n**{teams_line(table.rules, tongue)}**" if table.rules.teams else ""),
+        head + teams,
         status_line(table, tongue),
         facts,
         seats_text(table, tongue),

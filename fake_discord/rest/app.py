@@ -18,6 +18,7 @@ from fake_discord.rest.channels import ChannelRoutes
 from fake_discord.rest.guilds import GuildRoutes
 from fake_discord.rest.http import error_response
 from fake_discord.rest.interactions import InteractionRoutes
+from fake_discord.traffic import HELD_HEADER, SENT_AT_HEADER
 
 if TYPE_CHECKING:
     from fake_discord.world import WorldBuilding
@@ -59,6 +60,13 @@ def _route_of(request: web.Request) -> str:
     return template.removeprefix(API_PREFIX)
 
 
+def _seconds(stamp: str | None) -> float | None:
+    try:
+        return float(stamp) if stamp is not None else None
+    except ValueError:
+        return None
+
+
 def _middleware(fake: WorldBuilding) -> Any:
     @web.middleware
     async def middleware(
@@ -74,6 +82,8 @@ def _middleware(fake: WorldBuilding) -> Any:
                 _route_of(request),
                 int(channel_id) if channel_id and channel_id.isdigit() else None,
                 request.headers.get("User-Agent", ""),
+                _seconds(request.headers.get(SENT_AT_HEADER)),
+                _seconds(request.headers.get(HELD_HEADER)),
             )
         try:
             if record is None:

@@ -1,5 +1,6 @@
 """A process that spends the bot token's shared REST budget as the bot does: discord.py's HTTP
-client with the bot's trace config, the budget kept in PostgreSQL.
+client with the bot's trace config, the budget kept in PostgreSQL; each request stamped with the
+time it left.
 
 ``python tests/e2e/budget_process.py NAME COUNT`` with DATABASE_URL, REST_PER_SECOND,
 DISCORD_TOKEN and FAKE_DISCORD_URL set: COUNT requests as fast as the budget lets them go, the
@@ -14,7 +15,10 @@ import os
 import sys
 
 from discord.http import HTTPClient
-from shard_process import tag_requests  # beside this file, on the path of a script run by path
+from shard_process import (
+    stamped,
+    tag_requests,
+)  # beside this file, on the path of a script run by path
 
 from bot.scale.budget import Pace, SharedBudget
 from bot.scale.trace import rest_trace
@@ -38,7 +42,7 @@ async def main(count: int) -> None:
     await coordination.open()
     waits = Waits()
     budget = SharedBudget(coordination, Pace.under(float(os.environ["REST_PER_SECOND"])))
-    http = HTTPClient(asyncio.get_running_loop(), http_trace=rest_trace(budget, waits))
+    http = HTTPClient(asyncio.get_running_loop(), http_trace=stamped(rest_trace(budget, waits)))
     try:
         await http.static_login(os.environ["DISCORD_TOKEN"])
         await asyncio.gather(*(http.get_bot_gateway() for _ in range(count)))

@@ -97,7 +97,7 @@ async def test_league_commands_sit_under_uno_and_items_are_apart(
     assert {"season", "export"}.isdisjoint(option["name"] for option in uno["options"])
     # The Manage Server commands: a top-level group that Discord hides from other members.
     admin = fake_discord.commands[None]["uno-admin"]
-    assert {c.name for c in LEAGUE_ADMIN_COMMANDS} | {"settings", "status"} == {
+    assert {c.name for c in LEAGUE_ADMIN_COMMANDS} | {"settings", "status", "tournament"} == {
         option["name"] for option in admin["options"]
     }
     assert admin["default_member_permissions"] == str(PERM_MANAGE_GUILD)

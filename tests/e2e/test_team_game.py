@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.engine.cards import CODES
+from bot.engine.record import RoundRecord
 from bot.i18n import ENGLISH_LANG
 from bot.i18n.game_words import card_name
 from bot.tables.table import Status
@@ -90,6 +91,12 @@ async def test_two_teams_play_a_match_with_private_partner_views(
     winners = [p for p in detail.players if p.winner]  # type: ignore[attr-defined]
     assert len(winners) == 2 and winners[0].seat % 2 == winners[1].seat % 2
     assert detail.teams == 2 and [p.team for p in detail.players] == [0, 1, 0, 1]
+    # Every round is recorded with its teams and replays to the points it scored.
+    for number, played in enumerate(detail.rounds, start=1):
+        text = await h.storage.round_record(fake_guild.id, summary.match_id, number)
+        assert text is not None
+        record = RoundRecord.from_text(text)
+        assert record.teams == 2 and record.replayed_points() == played.points
     # The league shows the teams: marks in the history, team matches and wins in stats.
     history = (await (await fake.slash(users[0], channel, "uno history")).response()).message
     assert history is not None and "2 teams" in history.text

@@ -39,20 +39,26 @@ async def test_help_names_every_command(
     await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", channel)
     alice = await fake_discord.create_member(fake_guild, "alice")
     names: list[str] = []
+    groups: list[list[str]] = []  # a group of subcommands is named by one of them at least
     for scope in fake_discord.commands.values():
         for command in scope.values():
             for option in command.get("options", []):
                 if option["type"] == 1:  # a subcommand
                     names.append(f"/{command['name']} {option['name']}")
                 elif option["type"] == 2:  # a group of subcommands
-                    names += [
-                        f"/{command['name']} {option['name']} {sub['name']}"
-                        for sub in option["options"]
-                    ]
-    assert "/uno new" in names and "/uno-admin season new" in names
+                    groups.append(
+                        [
+                            f"/{command['name']} {option['name']} {sub['name']}"
+                            for sub in option["options"]
+                        ]
+                    )
+    assert "/uno new" in names and ["/uno-admin season new"] in groups
     reply = (await (await fake_discord.slash(alice, channel, "uno help", {})).response()).message
     assert reply is not None and reply.is_ephemeral
     # Every command is named as a clickable mention with the id Discord gave it.
     mentions = [fake_discord.command_mention(name.lstrip("/")) for name in names]
     assert [m for m in mentions if m not in reply.text] == []
+    for group in groups:
+        named = [fake_discord.command_mention(name.lstrip("/")) for name in group]
+        assert any(m in reply.text for m in named), group
     assert "`/uno" not in reply.text and len(reply.text) <= 2000

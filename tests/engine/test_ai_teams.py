@@ -1,15 +1,15 @@
 """Computer players at a team table: they never catch a partner, never hit a partner with a
-penalty while another card will do, hand the turn to a partner close to going out, and count a
-partner's win as their own."""
+penalty while another card will do, hand the turn to a partner close to going out, count a
+partner's win as their own, and read a partner's hand only where the table lets partners see."""
 
 from __future__ import annotations
 
 import random
 
 from bot.engine import ai, ai_teams
-from bot.engine.cards import CARD_INDEX, CODES
+from bot.engine.cards import CARD_INDEX, CODES, Edition
 from bot.engine.game import Game
-from tests.engine.helpers import position
+from tests.engine.helpers import hidden_variant, position, positions
 
 
 def teamed(game: Game, teams: int = 2) -> Game:
@@ -59,3 +59,57 @@ def test_a_partner_going_out_is_a_win_for_the_team() -> None:
     assert ai_teams.won_for(game, 0) and not ai_teams.won_for(game, 1)
     game.teams = 0
     assert not ai_teams.won_for(game, 0)
+
+
+def opponents_redealt(game: Game, seed: int, seat: int) -> Game:
+    """The same game for ``seat`` and its partners: the opponents' hands and the draw pile
+    redealt, every count kept."""
+    other = game.clone(random.Random(seed))
+    hidden = ai_teams.opponents(game, seat)
+    pool = [c for s in hidden for c in game.hands[s]] + game.draw_pile
+    random.Random(seed).shuffle(pool)
+    for s in hidden:
+        size = len(game.hands[s])
+        other.hands[s], pool = pool[:size], pool[size:]
+    other.draw_pile = pool
+    other.events = list(game.events)
+    return other
+
+
+def test_partners_see_opens_the_partners_hands_and_nothing_else() -> None:
+    hands = [["wild", "red-1"], ["green-3"], ["blue-4", "blue-5"], ["yellow-6"]]
+    game = teamed(position(hands, "red-9"))
+    info = ai.knowledge(game, 0)
+    ai_teams.see_partners(game, 0, info)
+    assert set(info.known) == {2} and sorted(info.known[2].elements()) == sorted(game.hands[2])
+    checked = 0
+    for index, played in enumerate(positions(Edition.CLASSIC, 11, 3)):
+        if index % 4:
+            continue
+        played.teams = 2
+        seat = played.current
+        variant = opponents_redealt(played, index, seat)
+        first = ai.decide(
+            played, seat, "hard", random.Random(index), max_rollouts=12, partners_see=True
+        )
+        again = ai.decide(
+            variant, seat, "hard", random.Random(index), max_rollouts=12, partners_see=True
+        )
+        assert first == again
+        checked += 1
+    assert checked > 20
+
+
+def test_without_partners_see_hard_does_not_read_a_partners_hand() -> None:
+    checked = 0
+    for index, played in enumerate(positions(Edition.CLASSIC, 9, 3)):
+        if index % 4:
+            continue
+        played.teams = 2
+        seat = played.current
+        variant = hidden_variant(played, index, seat)
+        first = ai.decide(played, seat, "hard", random.Random(index), max_rollouts=12)
+        again = ai.decide(variant, seat, "hard", random.Random(index), max_rollouts=12)
+        assert first == again
+        checked += 1
+    assert checked > 20

@@ -27,9 +27,12 @@ from bot.tables.manager import TableManager
 from bot.tables.scheduler import ManualScheduler
 from bot.tables.snapshot import hand_of, snapshot_of
 from bot.tables.table import Status
+from bot.tournament.model import Entrant, Kind, Tournament, TournamentError
 from cogs.league.items import LEADERBOARD_IMAGE, forget_layout, history_layout, leaderboard_layout
 from cogs.league.presenters import match_text, season_label
 from cogs.settings import describe, house_settings_panel, settings_panel
+from cogs.tournament.desk import status_text
+from cogs.tournament.presenter import REFUSALS, STANDINGS_IMAGE, refusal, standings_layout
 from cogs.ui.hand import HAND_IMAGE, hand_layout
 from cogs.ui.house import house_panel
 from cogs.ui.ids import PickColor, PickTarget
@@ -185,3 +188,27 @@ def test_a_turned_off_timer_reads_in_the_admins_language() -> None:
     assert "aus" in describe(settings, lang("de")) and " off" not in describe(settings, lang("de"))
     payload = str(settings_panel(settings, lang("de")).to_components())
     assert "'label': 'Zugzeit: aus'" in payload and "Zugzeit: off" not in payload
+
+
+@pytest.mark.parametrize("code", SUPPORTED)
+def test_the_tournament_message_fits_in_every_language(code: str) -> None:
+
+    tongue = lang(code)
+    t = Tournament("z" * 13, Kind.ARENA, 1 << 62, 1 << 62, 1, opened_at=0.0, ends_at=1e12)
+    for user_id in range(1, 41):
+        t.join(Entrant(user_id, "W" * 31 + str(user_id % 10)), now=float(user_id))
+    for index, group in enumerate(t.pair(1.0)):
+        t.seat(f"{'z' * 13}t{index + 1}", group)
+    threads = {table_id: 1 << 62 for table_id in t.tables}
+    for table_id, players in list(t.tables.items())[:5]:
+        t.finish(table_id, players, now=2.0)
+    t.go_berserk(1)
+    for finished in (False, True):
+        check(standings_layout(t, tongue, threads, finished=finished), STANDINGS_IMAGE)
+    knockout = Tournament("k", Kind.KNOCKOUT, 1, 1, 1, opened_at=0.0)
+    knockout.join(Entrant(1, LONG), now=0.0)
+    check(standings_layout(knockout, tongue, {}, finished=False), STANDINGS_IMAGE)
+    assert "{" not in status_text(t, 1, tongue)
+
+    for key in REFUSALS:
+        assert refusal(TournamentError(key), tongue) != ""

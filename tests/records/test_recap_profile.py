@@ -17,7 +17,7 @@ from bot.i18n import SUPPORTED, lang
 from bot.render.profile import PROFILE_SIZE, profile_image
 from bot.render.recap import MAX_BYTES, RECAP_SIZE, render_recap
 from bot.storage.models import PlayerHistory
-from cogs.league.profile import profile_alt, profile_view
+from cogs.league.profile import profile_alt, profile_tally, profile_view
 
 
 def round_record(seed: int, players: int = 3) -> RoundRecord:
@@ -67,7 +67,7 @@ def test_a_recap_too_big_for_its_limit_drops_frames_until_it_fits() -> None:
 def test_streaks_and_achievements_follow_the_record() -> None:
     assert streaks([True, True, False, True]) == (1, 2)
     assert streaks([]) == (0, 0)
-    t = Tally(50, 7, frozenset({"classic", "sonic", "mario"}), 0, 5, 10, 12)
+    t = Tally(50, 7, frozenset({"classic", "sonic", "mario"}), 0, 5, 10, 12, podiums=1)
     assert all(earned(t).values())
     none = Tally(1, 0, frozenset(), 0, 0, 0, 0)
     assert not any(earned(none).values())
@@ -109,3 +109,13 @@ def test_a_profile_card_in_every_language_stays_inside_its_picture(code: str) ->
         assert 0 <= x0 <= x1 <= img.width and 0 <= y0 <= y1 <= img.height, (code, (x0, y0, x1, y1))
     alt = profile_alt(view, tongue)
     assert 0 < len(alt) <= 1024
+
+
+def test_a_tournament_podium_shows_on_the_profile_from_the_servers_tournaments() -> None:
+    record = history(6)
+    without = dict(profile_view(record, "W", profile_tally(record), lang("en")).achievements)
+    assert without["Tournament podium"] is False
+    t = profile_tally(record, podiums=2)
+    shown = dict(profile_view(record, "W", t, lang("en")).achievements)
+    assert shown["Tournament podium"] is True
+    assert "Tournament podium" in profile_alt(profile_view(record, "W", t, lang("en")))

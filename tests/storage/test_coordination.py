@@ -199,10 +199,3 @@ async def test_a_local_budget_lets_a_short_burst_go_then_spaces_requests() -> No
     assert waits == pytest.approx([0.0, 0.0, 0.0, 0.05, 0.1, 0.1])
     loaded.now += 10.0  # idle again: another burst
     assert await budget.take() == 0.0
-
-
-def test_a_pace_under_a_limit_keeps_its_worst_second_below_it() -> None:
-    for limit in (10.0, 50.0):
-        pace = Pace.under(limit)
-        worst = (1.0 + pace.burst) / pace.spacing + 1
-        assert worst == pytest.approx(0.9 * limit)

@@ -209,8 +209,15 @@ async def test_computers_hand_over_engine_actions_and_finish_a_match(storage: St
     records: list[ChallengeRecord] = []
 
     def brain(
-        game: Game, seat: int, level: str, rng: random.Random, *, record: ChallengeRecord
+        game: Game,
+        seat: int,
+        level: str,
+        rng: random.Random,
+        *,
+        record: ChallengeRecord,
+        partners_see: bool,
     ) -> Action:
+        assert not partners_see  # no teams at this table
         action = decide(game, seat, level, rng, record=record)
         decided.append(action)
         records.append(record)

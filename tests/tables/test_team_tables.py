@@ -33,7 +33,14 @@ from bot.tables.snapshot import snapshot_of
 from bot.tables.table import Seat, Status, Table
 from bot.tables.teams import arranged, team_mark
 from cogs.ui.lobby import lobby_view
-from cogs.ui.table import scores_text, seats_text, status_line, table_view
+from cogs.ui.table import (
+    scores_text,
+    seats_text,
+    status_line,
+    table_alt,
+    table_view,
+    team_scores_text,
+)
 
 A, B, C, D, E = 11, 22, 33, 44, 55
 NAMES = {A: "Ann", B: "Bo", C: "Cy", D: "Di", E: "Ed"}
@@ -182,6 +189,36 @@ async def test_a_won_team_match_names_the_team_and_its_scores(manager: TableMana
     won = game.winner % 2
     assert f"Team {won + 1} won the match!" in status_line(snap, ENGLISH_LANG)
     assert f"Team {won + 1}: **{match.team_totals()[won]}**" in scores_text(snap, ENGLISH_LANG)
+
+
+async def test_the_table_text_and_picture_description_give_the_team_scores(
+    manager: TableManager,
+) -> None:
+    table = await lobby(manager, (A, B, C, D), target=200)
+    await manager.act("t1", who(A), SetTeams(2))
+    await manager.act("t1", who(A), Start())
+    match = table.match
+    assert match is not None
+    match.totals = [30, 5, 40, 0]  # as after some rounds: team 1 has 70, team 2 has 5
+    snap = snapshot_of(table)
+    assert snap.public is not None and snap.public.team_scores == (70, 5)
+    assert [s.team for s in snap.public.seats] == [0, 1, 0, 1]
+    line = f"{team_mark(0)} Team 1: **70** · {team_mark(1)} Team 2: **5**"
+    assert line in team_scores_text(snap, ENGLISH_LANG)
+    texts = [c.content for c in table_view(snap, image="table.png").walk_children()
+             if isinstance(c, ui.TextDisplay)]  # fmt: skip
+    assert any(line in text for text in texts)
+    assert table_alt(snap, ENGLISH_LANG).endswith(
+        f"{team_mark(0)} Team 1: 70 · {team_mark(1)} Team 2: 5."
+    )
+
+
+async def test_a_table_without_teams_shows_no_team_scores(manager: TableManager) -> None:
+    table = await lobby(manager, (A, B, C, D), target=200)
+    await manager.act("t1", who(A), Start())
+    snap = snapshot_of(table)
+    assert snap.public is not None and snap.public.team_scores == ()
+    assert team_scores_text(snap, ENGLISH_LANG) == "" and "Team" not in table_alt(snap)
 
 
 async def test_a_restart_keeps_teams_and_picks(manager: TableManager) -> None:

@@ -25,10 +25,15 @@ class FakeTables:
         self.count = 0
 
     async def open_table(
-        self, tournament: Tournament, players: Sequence[Entrant], berserk: frozenset[int]
-    ) -> str:
+        self,
+        tournament: Tournament,
+        table_id: str,
+        players: Sequence[Entrant],
+        berserk: frozenset[int],
+    ) -> None:
         self.count += 1
-        table_id = f"{tournament.tournament_id}-{self.count}"
+        assert table_id == f"{tournament.tournament_id}t{self.count}"
+        assert table_id in tournament.tables, "opened before the tournament saved it"
         for entrant in players:
             assert entrant.user_id not in self.seated, "a player at two tables"
             self.seated[entrant.user_id] = table_id
@@ -40,7 +45,6 @@ class FakeTables:
         self.scheduler.schedule(
             table_id, self.scheduler.now + seconds, lambda: self.end(table_id, users, berserk)
         )
-        return table_id
 
     async def end(self, table_id: str, users: tuple[int, ...], berserk: frozenset[int]) -> None:
         order = list(users)

@@ -15,8 +15,10 @@ from bot.tournament.model import (
     Kind,
     Tournament,
     TournamentError,
+    TournamentResults,
     bracket_names,
     game_points,
+    record_of,
     standings,
     standings_lines,
     table_sizes,
@@ -240,3 +242,31 @@ def test_the_pictures_lines_follow_the_standings_and_the_bracket() -> None:
     lines = standings_lines(t)
     assert lines[0][:3] == (1, f"p{first[0]}", 4)
     assert render_standings("Arena", lines).startswith(b"\x89PNG")
+
+
+def test_an_arena_never_seats_computers_alone() -> None:
+    t = arena()
+    t.join(Entrant(1, "person"), now=9.0)
+    for user_id in range(2, 10):
+        t.join(Entrant(user_id, f"c{user_id}", computer="normal"), now=float(user_id))
+    [group] = t.pair(now=10.0)
+    assert 1 in group and len(group) == 4
+    t.join(Entrant(20, "second"), now=11.0)
+    groups = t.pair(now=12.0)
+    assert len(groups) == 2
+    assert all(any(u in (1, 20) for u in g) for g in groups)
+    assert sorted(len(g) for g in groups) == [4, 4]
+
+
+def test_a_players_tournament_record_counts_played_podiums_and_wins() -> None:
+    done = []
+    for order in ((1, 2, 3), (2, 1, 3), (3, 2, 4)):
+        t = arena(ends_at=100.0)
+        for user_id in order:
+            t.join(Entrant(user_id, f"p{user_id}"), now=0.0)
+        t.seat("x", t.pair(0.0)[0])
+        t.finish("x", order, now=120.0)
+        done.append(t)
+    assert record_of(done, 1) == TournamentResults(played=2, podiums=2, won=1)
+    assert record_of(done, 4) == TournamentResults(played=1, podiums=1, won=0)
+    assert record_of(done, 9) == TournamentResults()

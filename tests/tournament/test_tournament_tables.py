@@ -55,3 +55,30 @@ async def test_an_arena_at_the_table_manager_counts_each_finished_table() -> Non
     record = Tournament.from_dict(store.records["a1"])
     assert record.standings() == live.standings()
     assert sum(s.points for s in record.standings()) >= 4 * 7
+
+
+async def test_a_berserk_player_has_half_the_turn_timer_and_the_match_names_its_tournament() -> (
+    None
+):
+    scheduler = ManualScheduler(start=0.0)
+    tables = TableManager(None, scheduler=scheduler, rng=random.Random(3), brain=None)
+    opener = ManagedTables(tables, RuleSet(target=None))
+    manager = TournamentManager(opener, MemoryTournamentStore(), scheduler)
+    opener.tournaments = manager
+    await manager.open("b1", Kind.ARENA, 1, 100, 7, minutes=30, options={"turn_seconds": 60})
+    for user_id in (301, 302):
+        await manager.join("b1", Entrant(user_id, f"p{user_id}"))
+    await manager.berserk("b1", 302)
+    await manager.join("b1", Entrant(303, "p303"))
+    [table] = tables.tables.values()
+    assert table.tournament_id == "b1" and table.berserk == [302]
+    assert table.turn_seconds == 60
+    by_user = {seat.user_id: index for index, seat in enumerate(table.seats)}
+    assert table.seconds_for(by_user[302]) == 30 and table.seconds_for(by_user[301]) == 60
+    assert table.match is not None
+    waited = table.deadline
+    assert waited is not None
+    current = table.seats[table.match.game.current].user_id
+    assert waited == scheduler.now + (30 if current == 302 else 60)
+    restored = type(table).from_record(table.to_record())
+    assert restored.berserk == [302] and restored.tournament_id == "b1"

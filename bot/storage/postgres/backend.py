@@ -15,7 +15,7 @@ from bot import metrics
 
 from ..backend import Backend, Landed, Mode, Synchronous
 from ..errors import Rollback, StaleTableError, StorageError, StorageWriteError
-from . import league, schema, settings
+from . import league, schema, settings, tournaments
 from .schema import Conn
 from .tables import SignedTables
 
@@ -54,6 +54,7 @@ class PostgresBackend(Backend[Conn]):
     name = "postgres"
     settings = settings
     league = league
+    tournaments = tournaments
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool: asyncpg.Pool | None = pool

@@ -69,9 +69,9 @@ WITH taken AS (
 ), added AS (
     INSERT INTO matches (match_uid, guild_id, number, season, channel_id, edition, scoring,
                          target, started_at, finished_at, rounds, round_winners, events,
-                         house_rules, teams)
+                         house_rules, teams, tournament_id)
     SELECT $1, $2, taken.last_number, context.season, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
-           $14
+           $14, $15
     FROM taken CROSS JOIN context
     ON CONFLICT (match_uid) DO NOTHING
     RETURNING match_id
@@ -273,6 +273,7 @@ async def record_match(
         house_rules_json(record.house_rules),
         0 if record.official else 1,
         record.teams,
+        record.tournament_id,
     )
     assert opened is not None  # the upsert always returns its row
     match_id, house_matches, season, computers_rated, rate_house_rules = opened
@@ -405,7 +406,8 @@ async def recent_matches(conn: Conn, guild_id: int, limit: int, offset: int) -> 
     result_columns = ", ".join("p." + column for column in RESULT_COLUMNS.split(", "))
     rows = await conn.fetch(
         "SELECT m.number, m.season, m.edition, m.scoring, m.started_at, m.finished_at, "
-        f"json_array_length(m.rounds::json), m.house_rules, m.teams, {result_columns} "
+        f"json_array_length(m.rounds::json), m.house_rules, m.teams, m.tournament_id, "
+        f"{result_columns} "
         "FROM (SELECT * FROM matches WHERE guild_id = $1 ORDER BY number DESC "
         "LIMIT $2 OFFSET $3) m JOIN match_players p ON p.match_id = m.match_id "
         "ORDER BY m.number DESC, p.seat",
@@ -417,8 +419,8 @@ async def recent_matches(conn: Conn, guild_id: int, limit: int, offset: int) -> 
     seats: dict[int, list[PlayerResult]] = {}
     for row in rows:
         values = tuple(row)
-        heads.setdefault(values[0], values[:9])
-        seats.setdefault(values[0], []).append(result_from(values[9:]))
+        heads.setdefault(values[0], values[:10])
+        seats.setdefault(values[0], []).append(result_from(values[10:]))
     return [summary_from(head, seats[number]) for number, head in heads.items()]
 
 

@@ -16,7 +16,7 @@ from bot import metrics
 
 from ..backend import Backend, Landed, Mode, Synchronous
 from ..errors import Rollback, StaleTableError, StorageError, StorageWriteError
-from . import league, schema, settings, tables
+from . import league, schema, settings, tables, tournaments
 from .sql import Conn
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,7 @@ class SQLiteBackend(Backend[Conn]):
     tables = tables
     settings = settings
     league = league
+    tournaments = tournaments
 
     def __init__(self, conn: Conn, path: str) -> None:
         self._conn: Conn | None = conn

@@ -63,10 +63,11 @@ def _season(guild: str) -> str:
 # Numbered before _TAKE_NUMBER moves the counter, in the same batch; no row for a replay.
 _INSERT_MATCH = f"""
 INSERT INTO matches (match_uid, guild_id, number, season, channel_id, edition, scoring, target,
-                     started_at, finished_at, rounds, round_winners, events, house_rules, teams)
+                     started_at, finished_at, rounds, round_winners, events, house_rules, teams,
+                     tournament_id)
 VALUES (?1, ?2,
         COALESCE((SELECT last_number FROM league_guilds WHERE guild_id = ?2), 0) + 1,
-        {_season("?2")}, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+        {_season("?2")}, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
 ON CONFLICT (match_uid) DO NOTHING
 RETURNING match_id, number, season
 """
@@ -225,6 +226,7 @@ async def record_match(
         _json(record.events),
         house_rules_json(record.house_rules),
         record.teams,
+        record.tournament_id,
     )
     # Nothing here needs another's result: one wait for all of them.
     inserted, taken, rating_settings, ratings, dropped = await together(
@@ -394,7 +396,7 @@ async def recent_matches(conn: Conn, guild_id: int, limit: int, offset: int) -> 
         fetch(
             conn,
             "SELECT match_id, number, season, edition, scoring, started_at, finished_at, "
-            f"json_array_length(rounds), house_rules, teams {page}",
+            f"json_array_length(rounds), house_rules, teams, tournament_id {page}",
             (guild_id, limit, offset),
         ),
         fetch(

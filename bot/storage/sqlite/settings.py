@@ -8,7 +8,7 @@ from .sql import Conn, one
 
 _SAVE = f"""
 INSERT INTO guild_settings (guild_id, {SETTINGS_COLUMNS})
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (guild_id) DO UPDATE SET
     edition = excluded.edition, scoring = excluded.scoring, target = excluded.target,
     turn_seconds = excluded.turn_seconds, timeout_action = excluded.timeout_action,
@@ -16,7 +16,7 @@ ON CONFLICT (guild_id) DO UPDATE SET
     lobby_minutes = excluded.lobby_minutes, computers_allowed = excluded.computers_allowed,
     computer_level = excluded.computer_level, computers_rated = excluded.computers_rated,
     rate_house_rules = excluded.rate_house_rules, house_rules = excluded.house_rules,
-    language = excluded.language
+    language = excluded.language, tournaments_open = excluded.tournaments_open
 """
 
 
