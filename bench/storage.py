@@ -2,6 +2,7 @@
 
 Run: .venv/bin/python bench/storage.py [--backend sqlite|postgres] [--matches N] [--dir PATH]
      [--postgres-url URL] [--baseline CHECKOUT]; prints JSON (times in ms).
+     .venv/bin/python bench/storage.py --table-saves MATCHES [--postgres-url URL]
 
 The build writes rows in bulk (executemany in one SQLite transaction, COPY into PostgreSQL):
 the bench only needs a realistically shaped, indexed database fast. Every timed operation goes
@@ -10,6 +11,11 @@ through Storage. --backend postgres creates a database of its own on the server 
 worktree, an older commit) and this one alternately, --rounds times each with the same options,
 and reports both side by side. With --rounds N, each operation's figures are the median of the
 N runs' medians and p95s (load from other programs drifts; alternating runs share it).
+
+--table-saves MATCHES times what recording rounds costs a table save, side by side in one run:
+the states a table saves at every change of MATCHES seeded matches (bench/_table_states.py),
+each written with its round record and without it, and saved both ways, alternately, into a
+fresh SQLite file and (unless --no-postgres) a PostgreSQL database of its own.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from urllib.parse import urlsplit, urlunsplit
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import asyncpg
+from _table_states import SavedState, table_saves
 
 from bot.storage import MatchPlayer, MatchRecord, Storage, TableRecord
 from bot.storage.models import Edition
@@ -335,6 +342,73 @@ async def run_postgres(args: argparse.Namespace) -> dict[str, Any]:
     return report
 
 
+def spread(values: list[float], scale: float = 1.0, digits: int = 3) -> dict[str, float]:
+    """Mean, median, p95 and largest of ``values`` (times ``scale``)."""
+    ordered = sorted(v * scale for v in values)
+    return {
+        "mean": round(statistics.fmean(ordered), digits),
+        "median": round(statistics.median(ordered), digits),
+        "p95": round(ordered[max(0, int(len(ordered) * 0.95) - 1)], digits),
+        "max": round(ordered[-1], digits),
+    }
+
+
+async def save_both_ways(store: Storage, states: list[SavedState]) -> dict[str, Any]:
+    """Every state saved as a click saves it, with and without its round record, alternately
+    (which goes first alternates too, so the two share the machine's load); ms."""
+    times: dict[str, list[float]] = {"recorded": [], "unrecorded": []}
+    for kind in times:
+        await store.save_table(TableRecord(f"bench-{kind}", 1, 10, 1, "{}", 0.0), seen=0)
+    for i, state in enumerate(states):
+        kinds = ("recorded", "unrecorded") if i % 2 == 0 else ("unrecorded", "recorded")
+        for kind in kinds:
+            text = state.recorded if kind == "recorded" else state.unrecorded
+            record = TableRecord(f"bench-{kind}", 1, 10, i + 2, text, time.time())
+            start = time.perf_counter()
+            await store.save_table(record, seen=i + 1)
+            times[kind].append((time.perf_counter() - start) * 1000)
+    return {kind: spread(values) for kind, values in times.items()}
+
+
+async def run_table_saves(args: argparse.Namespace) -> dict[str, Any]:
+    """What the round record adds to a table's saves: bytes, writing the state, saving it."""
+    start = time.perf_counter()
+    states = list(table_saves(args.table_saves, args.seed))
+    with_bytes = [len(s.recorded.encode()) for s in states]
+    without_bytes = [len(s.unrecorded.encode()) for s in states]
+    added = zip(with_bytes, without_bytes, strict=True)
+    report: dict[str, Any] = {
+        "matches": args.table_saves,
+        "saves": len(states),
+        "play_seconds": round(time.perf_counter() - start, 1),
+        "state_bytes": {
+            "recorded": spread([float(b) for b in with_bytes], digits=0),
+            "unrecorded": spread([float(b) for b in without_bytes], digits=0),
+            "added": spread([float(a - b) for a, b in added], digits=0),
+        },
+        "to_record_ms": {
+            "recorded": spread([s.recorded_s for s in states], 1000),
+            "unrecorded": spread([s.unrecorded_s for s in states], 1000),
+        },
+        "rounds_recorded_max": max(s.rounds_recorded for s in states),
+    }
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        async with await Storage.open(Path(folder) / "saves.db") as store:
+            report["sqlite_save_table_ms"] = await save_both_ways(store, states)
+    if not args.no_postgres:
+        name = f"uno_bench_saves_{os.getpid()}"
+        url = urlunsplit(urlsplit(args.postgres_url)._replace(path=f"/{name}"))
+        admin = await asyncpg.connect(args.postgres_url)
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            async with await Storage.open(url) as store:
+                report["postgres_save_table_ms"] = await save_both_ways(store, states)
+        finally:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            await admin.close()
+    return report
+
+
 def run_checkout(
     checkout: Path, args: argparse.Namespace, extra: tuple[str, ...] = ()
 ) -> dict[str, Any]:
@@ -402,7 +476,18 @@ async def main() -> None:
     parser.add_argument(
         "--rounds", type=int, default=1, help="runs to combine (alternating with --baseline)"
     )
+    parser.add_argument(
+        "--table-saves",
+        type=int,
+        default=0,
+        metavar="MATCHES",
+        help="time table saves with and without the round record over MATCHES played matches",
+    )
+    parser.add_argument("--no-postgres", action="store_true", help="--table-saves: SQLite only")
     args = parser.parse_args()
+    if args.table_saves:
+        print(json.dumps(await run_table_saves(args), indent=2))
+        return
     if args.baseline is not None or args.rounds > 1:
         print(json.dumps(in_rounds(args), indent=2))
         return

@@ -20,6 +20,11 @@ QUICK = [
     ("latency.py", ["--clicks", "3", "--locale", "de"], ["game_click_to_table_refresh"]),
     ("tables.py", ["--games", "1"], ["act_us_per_click"]),
     ("storage.py", ["--matches", "50", "--calls", "5", "--rounds", "1", "--events", "10"], []),
+    (
+        "storage.py",
+        ["--table-saves", "1", "--no-postgres"],
+        ["state_bytes", "sqlite_save_table_ms"],
+    ),
     ("ai.py", ["--rounds", "2", "--hard-rounds", "1", "--jobs", "1", "--levels", "easy"], []),
     (
         "ai_arena.py",
