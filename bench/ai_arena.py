@@ -8,7 +8,9 @@ Run (the outside agents are optional dev dependencies: pip install -e '.[arena]'
 Every deal is played twice with the seats swapped (our level in seat 0, then in seat 1, the
 same deck, dealer seat 0, the same seeds): a lucky hand counts for both sides, so the win rate's
 par is 50 % and the noise of the deal mostly cancels. Deal ``i`` is seeded from
-(``--seed``, ``i``): a run is repeatable and may be split over processes (``--jobs``). Each game
+(``--seed``, ``i``): a run is repeatable and may be split over processes (``--jobs``), or
+over runs (``--first``: deals ``first`` to ``first + deals - 1``; the runs' figures combine
+from their ``deals``, ``win_rate`` and ``score_sd``, the per-deal standard deviation). Each game
 is a classic round under the official rules; ``games = 2 * deals``.
 
 The 95 % interval is taken over deals (a deal scores 0, ½ or 1), which respects the pairing.
@@ -147,6 +149,18 @@ def play_deals(args: tuple[str, str, float, int, int, int, int, int]) -> list[di
     return out
 
 
+def _score(pair: list[dict[str, Any]]) -> float:
+    """A deal's score for our level: 1 for both games won, ½ for one (an unfinished game ½)."""
+    return sum(g["won"] + 0.5 * (not g["won"] and not g["lost"]) for g in pair) / 2
+
+
+def _progress(level: str, against: str, first: int, done: list[dict[str, Any]]) -> None:
+    """One line on stderr per part played: its deals' scores (runs cut short still count)."""
+    scores = [_score(r["pair"]) for r in done]
+    line = {"level": level, "against": against, "first": first, "scores": scores}
+    print(json.dumps(line), file=sys.stderr, flush=True)
+
+
 def interval(scores: list[float]) -> tuple[float, float]:
     """The 95 % normal interval of a mean of per-deal scores."""
     n = len(scores)
@@ -159,9 +173,11 @@ def interval(scores: list[float]) -> tuple[float, float]:
 
 def matchup(level: str, against: str, deals: int, args: argparse.Namespace) -> dict[str, Any]:
     """Our ``level`` against ``against`` over ``deals`` duplicate deals."""
-    chunks = max(1, min(args.jobs * 4, deals))
     match = args.match
+    # One process plays one match a part, so a long run shows its progress as it goes.
+    chunks = max(1, min(args.jobs * 4, deals)) if args.jobs > 1 else math.ceil(deals / match)
     size = math.ceil(deals / chunks / match) * match  # parts hold whole matches
+    first_deal = args.first
     parts = [
         (
             level,
@@ -170,23 +186,24 @@ def matchup(level: str, against: str, deals: int, args: argparse.Namespace) -> d
             args.hard_rollouts,
             args.seed,
             first,
-            min(size, deals - first),
+            min(size, first_deal + deals - first),
             match,
         )
-        for first in range(0, deals, size)
+        for first in range(first_deal, first_deal + deals, size)
     ]
     start = time.perf_counter()
     if args.jobs > 1 and len(parts) > 1:
         with multiprocessing.Pool(args.jobs) as pool:
             results = [r for part in pool.map(play_deals, parts) for r in part]
     else:
-        results = [r for part in parts for r in play_deals(part)]
+        results = []
+        for part in parts:
+            done = play_deals(part)
+            results += done
+            _progress(level, against, part[5], done)
     seconds = time.perf_counter() - start
     games = [g for r in results for g in r["pair"]]
-    scores = [
-        sum(g["won"] + 0.5 * (not g["won"] and not g["lost"]) for g in r["pair"]) / 2
-        for r in results
-    ]
+    scores = [_score(r["pair"]) for r in results]
     wins = sum(g["won"] for g in games)
     times = sorted(t for g in games for t in g["times"])
     cpu = sorted(t for g in games for t in g["cpu_times"])
@@ -200,8 +217,10 @@ def matchup(level: str, against: str, deals: int, args: argparse.Namespace) -> d
         "games": len(games),
         "wins": wins,
         "unfinished": sum(not g["won"] and not g["lost"] for g in games),
+        "first_deal": first_deal,
         "win_rate": round(statistics.fmean(scores), 4) if scores else None,
         "ci95": interval(scores),
+        "score_sd": round(statistics.stdev(scores), 4) if len(scores) > 1 else None,
         "challenges": challenges,
         "decisions": len(times),
         "ms_median": round(statistics.median(times) * 1000, 3) if times else None,
@@ -222,6 +241,9 @@ def main() -> None:
     parser.add_argument("--hard-rollouts", type=int, default=ai.DEFAULT_MAX_ROLLOUTS)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--match", type=int, default=4, help="deals that one match lasts")
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first deal (a multiple of --match)"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
         "--never-bluffs",
@@ -230,6 +252,8 @@ def main() -> None:
         help="the challenge's prior weight on a player who never bluffs (to compare priors)",
     )
     args = parser.parse_args()
+    if args.first % args.match:
+        parser.error("--first must be a multiple of --match: a match starts there")
     ai_challenge.NEVER_BLUFFS = args.never_bluffs
     runs = []
     for level in args.levels.split(","):

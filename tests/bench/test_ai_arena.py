@@ -59,7 +59,7 @@ def test_every_agent_plays_legal_moves_to_the_end(name: str) -> None:
 
 
 def test_a_duplicate_matchup_plays_every_deal_twice() -> None:
-    args = argparse.Namespace(jobs=1, match=2, hard_budget=10.0, hard_rollouts=12, seed=3)
+    args = argparse.Namespace(jobs=1, match=2, hard_budget=10.0, hard_rollouts=12, seed=3, first=0)
     result = ai_arena.matchup("normal", "bluffer", 4, args)
     assert result["games"] == 8 and result["deals"] == 4
     assert 0.0 <= result["ci95"][0] <= result["win_rate"] <= result["ci95"][1] <= 1.0

@@ -15,7 +15,7 @@ import arena_agents
 
 from tests.engine.helpers import position
 
-ARGS = argparse.Namespace(jobs=1, match=4, hard_budget=10.0, hard_rollouts=12, seed=1)
+ARGS = argparse.Namespace(jobs=1, match=4, hard_budget=10.0, hard_rollouts=12, seed=1, first=0)
 DEALS = 60
 
 
