@@ -80,6 +80,7 @@ class ManagedTables:
             locale=str(options.get("locale", "en")),
             tournament_id=tournament.tournament_id,
             berserk=sorted(berserk),
+            tournament_message_id=tournament.standings_message_id,
         )
         thread_id = await self.thread_for(tournament, table_id) if self.thread_for else None
         await self.tables.act(table_id, host, Start(thread_id))
