@@ -36,7 +36,7 @@ from .items import (
     leaderboard_message,
 )
 from .presenters import ACCENT, points, provisional_note, rating_text, season_label
-from .profile import profile_message
+from .profile import TOURNAMENTS_COUNTED, profile_message
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -48,7 +48,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HISTORY_SIZE = 10
-TOURNAMENTS_COUNTED = 200  # a player's results in the server's newest finished tournaments
 NEEDS_MANAGE = N_("You need the Manage Server permission for that.")
 
 

@@ -172,6 +172,7 @@ class TournamentDesk:
             log.warning("could not show tournament %s: %s", t.tournament_id, error)
         if finished:
             self._writing.pop(t.tournament_id, None)
+            self.bot.dispatch("uno_tournament_finished", t)  # e.g. its podium's achievements
 
     # ----- requests -----
 

@@ -1,9 +1,10 @@
-"""A tournament's table through the real bot: the berserk player marked on it with their halved
-turn time, and its final scoreboard pointing back to the tournament (which seats the next
-table) instead of offering a rematch."""
+"""A tournament's tables through the real bot: the berserk player marked on it with their halved
+turn time, its final scoreboard pointing back to the tournament (which seats the next table)
+instead of offering a rematch, and the podium's first tournament podium told privately."""
 
 from __future__ import annotations
 
+import importlib
 import random
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 from bot.tables.scheduler import ManualScheduler
 from bot.tables.table import Status
-from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage
+from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.constants import PERM_MANAGE_GUILD
 from tests.e2e.helpers import Harness, settle, start_bot
 from tests.e2e.test_tournament import START, play_a_while, standings_message
@@ -69,6 +70,65 @@ async def test_a_tournament_table_marks_berserk_and_points_back_to_the_tournamen
     cog = h.bot.get_cog("UnoCog")
     assert cog is not None
     assert cog.clicks.rematches.finished[table.table_id].tournament  # type: ignore[attr-defined]
+    fake.assert_no_errors()
+
+
+async def announcements_sent(h: Harness) -> None:
+    """Wait for the achievements under way (the league the bot loaded, not an older import)."""
+    await importlib.import_module("cogs.league").ANNOUNCERS[id(h.bot)].wait()
+
+
+def podium_news(h: Harness, user: FakeUser) -> list[str]:
+    """The achievement messages a member got about a tournament podium."""
+    dm = h.fake.dm_channel(user)
+    return [m.text for m in h.fake.public_messages(dm) if "Tournament podium" in m.text]
+
+
+async def play_knockout(h: Harness, host: FakeUser, people: list[FakeUser], seed: int) -> None:
+    """Open a knockout, everyone joins, the host starts it; played until its podium shows."""
+    fake, channel = h.fake, h.channel
+    await (
+        await fake.slash(host, channel, "uno-admin tournament open", {"kind": "knockout"})
+    ).response()
+    await h.scheduler.advance(0.0)
+    board = await fake.wait_for(lambda: standings_message(h), what="the bracket message")
+    for person in people:
+        await fake.click_for_private(person, board, board.button("Join"))
+    await (await fake.slash(host, channel, "uno-admin tournament start", {})).response()
+    rng = random.Random(seed)
+    for _ in range(40):
+        await play_a_while(h, rng, 100)
+        await h.scheduler.advance(30.0)
+        await settle(h)
+        shown = standings_message(h)
+        if shown is not None and "Podium" in shown.text:
+            return
+    raise AssertionError("no podium")
+
+
+async def test_a_first_tournament_podium_is_told_privately_once(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    channel = fake_guild.default_channel
+    h = await start_bot(
+        fake, bot_runner, tmp_path / "uno.db", channel, seed=6, scheduler=ManualScheduler(START)
+    )
+    admin = await fake.create_member(fake_guild, "admin", global_name="Admin")
+    managers = await fake.create_role(fake_guild, "managers", PERM_MANAGE_GUILD)
+    await fake.set_member_roles(fake_guild, admin, [managers])
+    people = [await fake.create_member(fake_guild, f"p{i}", global_name=f"P{i}") for i in range(3)]
+    await play_knockout(h, admin, people, seed=1)  # three players: one final, all on the podium
+    await announcements_sent(h)
+    told = (
+        "🏅 New achievement in this server's UNO league: **Tournament podium**. See `/uno profile`."
+    )
+    for person in people:
+        assert await fake.wait_for(lambda p=person: podium_news(h, p) or None) == [told]
+    assert podium_news(h, admin) == []  # the host did not play
+    await play_knockout(h, admin, people, seed=2)  # a second podium earns nothing new
+    await announcements_sent(h)
+    assert all(podium_news(h, person) == [told] for person in people)
     fake.assert_no_errors()
 
 
