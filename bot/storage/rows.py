@@ -50,6 +50,14 @@ def tournament_from(row: Row) -> TournamentRecord:
     )
 
 
+def tournament_state(row: TournamentRecord) -> dict[str, Any]:
+    """A stored tournament's record as its layer saved it (``finished`` from the row)."""
+    state: dict[str, Any] = json.loads(row.state)
+    state["finished"] = row.finished_at is not None
+    state["finished_at"] = row.finished_at
+    return state
+
+
 def tournament_matches_from(rows: Iterable[Row]) -> list[TournamentMatch]:
     """TOURNAMENT_MATCH_COLUMNS rows into one TournamentMatch per match, in their order."""
     found: dict[int, TournamentMatch] = {}
@@ -76,7 +84,7 @@ RESULT_COLUMNS = (
 )
 DETAIL_COLUMNS = (
     "number, match_uid, guild_id, channel_id, season, edition, scoring, target, started_at, "
-    "finished_at, rounds, round_winners, events, house_rules, teams"
+    "finished_at, rounds, round_winners, events, house_rules, teams, tournament_id"
 )
 BOARD_COLUMNS = "s.user_id, COALESCE(n.name, ''), s.matches, s.wins, s.points, s.ordinal, s.rated"
 STATS_COLUMNS = (
@@ -91,7 +99,7 @@ EXPORT_STANDING_COLUMNS = (
 )
 EXPORT_MATCH_COLUMNS = (
     "match_id, number, match_uid, season, channel_id, edition, scoring, target, started_at, "
-    "finished_at, rounds, round_winners, events, house_rules, teams"
+    "finished_at, rounds, round_winners, events, house_rules, teams, tournament_id"
 )
 _EXPORT_STANDING_KEYS = (
     "season",
@@ -302,11 +310,13 @@ def export_document(
     standings: list[Row],
     matches: list[Row],
     seats: list[Row],
+    tournaments: list[Row],
 ) -> dict[str, Any]:
     """Everything of one server as JSON-ready data, from rows read in one snapshot.
 
     Matches are EXPORT_MATCH_COLUMNS rows; seats are (match_id, RESULT_COLUMNS...) rows. The
     internal match_id only joins them: the document numbers matches as the server does.
+    Tournaments are TOURNAMENT_COLUMNS rows, given as their layer saved them.
     """
     by_match: dict[int, list[dict[str, Any]]] = {}
     for seat in seats:
@@ -329,6 +339,7 @@ def export_document(
                 "events": json.loads(match[12]),
                 "house_rules": house_rules_from(match[13]),
                 "teams": match[14],
+                "tournament_id": match[15],  # null: an ordinary match
                 "players": by_match.get(match[0], []),
             }
         )
@@ -347,4 +358,5 @@ def export_document(
         "players": [{"user_id": row[0], "name": row[1]} for row in names],
         "standings": standing_documents,
         "matches": documents,
+        "tournaments": [tournament_state(tournament_from(row)) for row in tournaments],
     }

@@ -4,14 +4,19 @@ instead of offering a rematch, and the podium's first tournament podium told pri
 
 from __future__ import annotations
 
+import csv
 import importlib
+import io
+import json
 import random
 from pathlib import Path
 
 import pytest
 
+from bot.storage import FORMER_PLAYER_ID
 from bot.tables.scheduler import ManualScheduler
 from bot.tables.table import Status
+from bot.tournament.model import Tournament
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.constants import PERM_MANAGE_GUILD
 from tests.e2e.helpers import Harness, settle, start_bot
@@ -129,6 +134,37 @@ async def test_a_first_tournament_podium_is_told_privately_once(
     await play_knockout(h, admin, people, seed=2)  # a second podium earns nothing new
     await announcements_sent(h)
     assert all(podium_news(h, person) == [told] for person in people)
+
+    # The league's export holds both tournaments' results, and names each match's tournament;
+    # a member who asked to be forgotten is the former player there too.
+    ask = (await (await fake.slash(people[2], channel, "uno forget-me")).response()).message
+    assert ask is not None
+    await (await fake.click(people[2], ask, ask.button("Yes, erase my records"))).response()
+    itx = await fake.slash(admin, channel, "uno-admin export", {"format": "json"})
+    data = json.loads((await itx.followup(0)).attachment(f"uno-{fake_guild.id}.json").data)
+    finished = [
+        Tournament.from_dict(t) for t in await h.storage.finished_tournaments(fake_guild.id)
+    ]
+    exported = {t["tournament_id"]: t for t in data["tournaments"]}
+    assert sorted(exported) == sorted(t.tournament_id for t in finished)
+    forgotten = people[2].id
+    for t in finished:
+        shown = exported[t.tournament_id]
+        assert shown["kind"] == "knockout" and shown["finished"]
+        hidden = [FORMER_PLAYER_ID if s.user_id == forgotten else s.user_id for s in t.podium()]
+        assert shown["podium"] == hidden
+        assert [f["match_uid"] for f in shown["tables"]] == [f.table_id for f in t.finishes]
+        assert str(forgotten) not in json.dumps(shown) and "P2" not in json.dumps(shown)
+    assert sorted(m["match_uid"] for m in data["matches"] if m["tournament_id"]) == sorted(
+        f.table_id for t in finished for f in t.finishes
+    )
+    itx = await fake.slash(admin, channel, "uno-admin export", {"format": "csv"})
+    rows = csv.DictReader(
+        io.StringIO(
+            (await itx.followup(0)).attachment(f"uno-{fake_guild.id}.csv").data.decode("utf-8")
+        )
+    )
+    assert {r["tournament_id"] for r in rows} == {t.tournament_id for t in finished}
     fake.assert_no_errors()
 
 
