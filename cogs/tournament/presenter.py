@@ -76,7 +76,7 @@ def standings_text(
         lines.append(_("Ends {when}.").format(when=f"<t:{int(t.ends_at)}:R>"))
     elif t.kind is Kind.KNOCKOUT and not t.drawn:
         lines.append(
-            _("Entries are open: join below; the host starts it with /uno-admin tournament start.")
+            _("Entries are open: join below; the host starts it with /uno tournament start.")
         )
     elif t.kind is Kind.KNOCKOUT:
         lines.append(_("Round {number}").format(number=max(1, t.round)))

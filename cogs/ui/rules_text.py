@@ -96,7 +96,7 @@ HELP = (
         "`/uno-admin export`, `/uno-admin status`."
     ),
     N_(
-        "**Tournaments**: `/uno-admin tournament open` (Manage Server, or anyone if the server "
+        "**Tournaments**: `/uno tournament open` (Manage Server, or anyone if the server "
         "allows it) opens an arena or a knockout; join, leave and berserk with its buttons."
     ),
 )

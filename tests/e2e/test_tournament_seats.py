@@ -168,4 +168,51 @@ async def test_a_first_tournament_podium_is_told_privately_once(
     fake.assert_no_errors()
 
 
+async def test_members_reach_tournaments_under_uno_when_the_server_lets_anyone_open_them(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    channel = fake_guild.default_channel
+    h = await start_bot(
+        fake, bot_runner, tmp_path / "uno.db", channel, scheduler=ManualScheduler(START)
+    )
+    admin = await fake.create_member(fake_guild, "admin", global_name="Admin")
+    managers = await fake.create_role(fake_guild, "managers", PERM_MANAGE_GUILD)
+    await fake.set_member_roles(fake_guild, admin, [managers])
+    host, guest = [
+        await fake.create_member(fake_guild, n, global_name=n) for n in ("Host", "Guest")
+    ]
+
+    async def ask(user: FakeUser, command: str, options: dict[str, object] | None = None) -> str:
+        answer = await (await fake.slash(user, channel, command, options or {})).response()
+        assert answer.message is not None and answer.message.is_ephemeral
+        return answer.message.text
+
+    # /uno-admin stays hidden from members; /uno tournament is theirs, and checks the server.
+    with pytest.raises(AssertionError, match="hidden"):
+        await fake.slash(host, channel, "uno-admin tournament open", {})
+    assert "Manage Server" in await ask(host, "uno tournament open", {"kind": "knockout"})
+    assert "no tournament" in await ask(guest, "uno tournament join")
+    panel = (await (await fake.slash(admin, channel, "uno-admin settings")).response()).message
+    assert panel is not None
+    await (await fake.click(admin, panel, f"unotog:{fake_guild.id}:tourney")).response()
+    assert "opened by anyone" in panel.text
+
+    opened = await ask(host, "uno tournament open", {"kind": "knockout", "computers": 2})
+    assert "knockout is open" in opened
+    await h.scheduler.advance(0.0)
+    board = await fake.wait_for(lambda: standings_message(h), what="the bracket message")
+    assert "/uno tournament start" in board.text and "/uno-admin" not in board.text
+    for person in (host, guest):
+        assert "You are in" in await ask(person, "uno tournament join")
+    assert "already" in await ask(guest, "uno tournament join")
+    assert "not waiting" not in await ask(guest, "uno tournament status")
+    assert "Only the host" in await ask(guest, "uno tournament start")
+    assert "has started" in await ask(host, "uno tournament start")
+    [t] = [t for t in h.bot.tables.tables.values() if t.tournament_id is not None]
+    assert {s.user_id for s in t.seats if s.computer is None} == {host.id, guest.id}
+    assert "playing a table" in await ask(guest, "uno tournament status")
+    fake.assert_no_errors()
+
+
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
