@@ -51,6 +51,7 @@ def tournament_commands() -> app_commands.Group:
         minutes="How long an arena runs (default 30)",
         length="Each table plays a single round (default) or a match to the target score",
         computers="Computer players to enter (when the server allows them)",
+        teams="An arena of teams: every table two teams of two, partners sharing their place",
     )
     @app_commands.choices(
         kind=[
@@ -68,13 +69,14 @@ def tournament_commands() -> app_commands.Group:
         minutes: app_commands.Range[int, 5, 180] = 30,
         length: str = "round",
         computers: app_commands.Range[int, 0, 12] = 0,
+        teams: bool = False,
     ) -> None:
         desk = desk_of(interaction)
         if desk is None:
             await reply_privately(interaction, sorry(interaction))
             return
         chosen = Kind.KNOCKOUT if kind == "knockout" else Kind.ARENA
-        await desk.open(interaction, chosen, minutes, length != "match", computers)
+        await desk.open(interaction, chosen, minutes, length != "match", computers, teams)
 
     @group.command(name="join", description="Join the tournament in this channel")
     async def join(interaction: Itx) -> None:
