@@ -298,6 +298,7 @@ def detail_from(row: Row, players: list[PlayerResult]) -> MatchDetail:
         events=json.loads(row[12]),
         house_rules=house_rules_from(row[13]),
         teams=row[14],
+        tournament_id=row[15],
     )
 
 

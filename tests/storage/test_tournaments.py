@@ -85,6 +85,9 @@ async def test_matches_name_their_tournament_and_recount_its_placings(storage: S
     assert await storage.tournament_matches(1, "t2") == []
     history = await storage.recent_matches(1)
     assert [(m.number, m.tournament_id) for m in history] == [(3, None), (2, "t1"), (1, "t1")]
+    found, plain = await storage.match_by_uid(1, "t1-2"), await storage.match_by_uid(1, "x")
+    assert found is not None and found.tournament_id == "t1"
+    assert plain is not None and plain.tournament_id is None
 
 
 async def test_the_export_names_each_matchs_tournament_and_holds_the_tournaments(
