@@ -97,7 +97,8 @@ HELP = (
     ),
     N_(
         "**Tournaments**: `/uno tournament open` (Manage Server, or anyone if the server "
-        "allows it) opens an arena or a knockout; join, leave and berserk with its buttons."
+        "allows it) opens an arena or a knockout; join, leave and berserk with its buttons; "
+        "managers find the same commands under `/uno-admin tournament open`."
     ),
 )
 
