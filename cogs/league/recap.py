@@ -32,9 +32,17 @@ from cogs.replies import NO_PINGS, let_go, say
 from cogs.ui.table import alt_text
 
 from .common import guarded, storage_of
+from .former import SeatNames
 from .presenters import ACCENT
 from .replay import NO_SUCH_MATCH, OTHER_SERVER, load_round
-from .rounds import DAMAGED, NOT_RECORDED, picked, present_names, round_of, round_select
+from .rounds import (
+    DAMAGED,
+    NOT_RECORDED,
+    picked,
+    present_seat_names,
+    round_of,
+    round_select,
+)
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -158,12 +166,13 @@ async def send_recap(
     interaction: discord.Interaction[UnoBot],
     recap: Recap,
     head: str,
-    names: list[str],
+    told: list[str],
     round_number: int,
 ) -> None:
-    """The recap, privately, with its alt text (the interaction answered already)."""
+    """The recap, privately, with its alt text (the interaction answered already; ``told``: the
+    names as a sentence tells them)."""
     tongue = user_lang(interaction)
-    winner = names[recap.winner] if recap.winner is not None else tongue.gettext("nobody")
+    winner = told[recap.winner] if recap.winner is not None else tongue.gettext("nobody")
     alt = tongue.ngettext(
         "Animated recap of round {round}: {count} card played, then {winner} went out.",
         "Animated recap of round {round}: {count} cards played, then {winner} went out.",
@@ -207,7 +216,8 @@ async def on_recap(
         return
     detail, record = loaded
     await interaction.response.defer(ephemeral=True, thinking=True)
-    names = await present_names(interaction.guild, detail.players, tongue)
+    seats = await present_seat_names(interaction.guild, detail.players, tongue)
+    names = seats.labels
     scores = scores_after(detail, round_number, names)
     recap = await drawn(
         interaction.client, record, names, round_number, scores, picture_words(tongue)
@@ -215,7 +225,7 @@ async def on_recap(
     head = "### 🎞 " + _("Recap · match #{number} · round {round}").format(
         number=detail.number, round=round_number
     )
-    await send_recap(interaction, recap, head, names, round_number)
+    await send_recap(interaction, recap, head, seats.told, round_number)
 
 
 # ----- the end-of-round message's Recap -----
@@ -223,14 +233,15 @@ async def on_recap(
 
 async def table_round(
     interaction: discord.Interaction[UnoBot], table_id: str, round_number: int
-) -> tuple[RoundRecord, list[str], ScoreView] | None:
+) -> tuple[RoundRecord, SeatNames, ScoreView] | None:
     """The round's record, names and scores: from the live table, else from the league (names
     there only of members still in the server); None when neither has it."""
     live = await interaction.client.tables.finished_round(table_id, round_number)
     if live is not None:
         if live.guild_id != interaction.guild_id:
             return None
-        return RoundRecord.from_text(live.record), list(live.names), live.scores
+        names = list(live.names)
+        return RoundRecord.from_text(live.record), SeatNames(names, names), live.scores
     if interaction.guild_id is None:
         return None
     storage = storage_of(interaction)
@@ -240,8 +251,8 @@ async def table_round(
     text = await storage.round_record(detail.guild_id, detail.number, round_number)
     if text is None:
         return None
-    names = await present_names(interaction.guild, detail.players, user_lang(interaction))
-    return RoundRecord.from_text(text), names, scores_after(detail, round_number, names)
+    seats = await present_seat_names(interaction.guild, detail.players, user_lang(interaction))
+    return RoundRecord.from_text(text), seats, scores_after(detail, round_number, seats.labels)
 
 
 async def table_recap(
@@ -264,7 +275,8 @@ async def on_table_recap(
         if found is None:
             await say(interaction, _(NOT_RECORDED))
             return
-        record, names, scores = found
+        record, seats, scores = found
+        names = seats.labels
         words = picture_words(tongue)
         key = (table_id, round_number, tongue.code, tuple(names))
         recap = await recent_recaps(interaction.client).get(
@@ -275,4 +287,4 @@ async def on_table_recap(
         await say(interaction, _(DAMAGED))
         return
     head = "### 🎞 " + _("Recap · round {round}").format(round=round_number)
-    await send_recap(interaction, recap, head, names, round_number)
+    await send_recap(interaction, recap, head, seats.told, round_number)
