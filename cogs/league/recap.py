@@ -20,8 +20,8 @@ from discord import ui
 from bot.engine.errors import RuleError
 from bot.engine.match import ScoreView
 from bot.engine.record import RecordError, RoundRecord
-from bot.engine.review import play_views
-from bot.i18n import ENGLISH_LANG, Lang
+from bot.engine.review import play_views, round_plays
+from bot.i18n import ENGLISH_LANG, N_, Lang
 from bot.i18n.pictures import picture_words
 from bot.pictures import PictureQueue, Priority
 from bot.render.recap import render_recap
@@ -52,6 +52,9 @@ log = logging.getLogger(__name__)
 RECAP_IMAGE = "recap.webp"
 RECAPS_KEPT = 4  # table recaps kept drawn (a long round's is under 1 MB)
 RECAP_TEMPLATE = r"unocap:(?P<guild>[0-9]{1,20}):(?P<number>[0-9]{1,19})"
+NOTHING_PLAYED = N_(
+    "No card was played in that round (it was forfeited): there is nothing to recap."
+)
 
 
 class RecapSelect(ui.DynamicItem[ui.Select[Any]], template=RECAP_TEMPLATE):
@@ -107,7 +110,8 @@ def picture_queue(client: Any) -> PictureQueue | None:
 
 @dataclass(frozen=True, slots=True)
 class Recap:
-    """A drawn recap: the picture and what its alt text tells."""
+    """A drawn recap: the picture and what its alt text tells (no picture when no card was
+    played)."""
 
     data: bytes
     plays: int
@@ -118,9 +122,11 @@ def draw_recap(
     record: RoundRecord, names: list[str], round_number: int, scores: ScoreView, words: Words
 ) -> Recap:
     """Replay the round and draw its recap (slow: on a worker thread)."""
+    played = round_plays(record.to_text())
     views = play_views(record, names, round_number)
-    data = render_recap(views, scores, words=words)
-    return Recap(data, len(views) - 1, views[-1].winner)
+    if not played:
+        return Recap(b"", 0, views[-1].winner)
+    return Recap(render_recap(views, scores, words=words), played, views[-1].winner)
 
 
 async def drawn(client: Any, *args: Any) -> Recap:
@@ -172,6 +178,9 @@ async def send_recap(
     """The recap, privately, with its alt text (the interaction answered already; ``told``: the
     names as a sentence tells them)."""
     tongue = user_lang(interaction)
+    if not recap.data:
+        await say(interaction, tongue.gettext(NOTHING_PLAYED))
+        return
     winner = told[recap.winner] if recap.winner is not None else tongue.gettext("nobody")
     alt = tongue.ngettext(
         "Animated recap of round {round}: {count} card played, then {winner} went out.",
