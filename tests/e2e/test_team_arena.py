@@ -15,7 +15,7 @@ from bot.tables.teams import team_mark
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
 from fake_discord.constants import PERM_MANAGE_GUILD
 from tests.e2e.helpers import settle, start_bot
-from tests.e2e.test_tournament import START, play_a_while, standings_message, tournament_of
+from tests.e2e.tournament_helpers import START, play_a_while, standings_message, tournament_of
 
 
 async def test_a_team_arena_seats_two_teams_of_two_and_partners_share_their_place(

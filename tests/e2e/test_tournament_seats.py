@@ -20,7 +20,7 @@ from bot.tournament.model import Tournament
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.constants import PERM_MANAGE_GUILD
 from tests.e2e.helpers import Harness, settle, start_bot
-from tests.e2e.test_tournament import START, play_a_while, standings_message
+from tests.e2e.tournament_helpers import START, play_a_while, standings_message
 
 
 def table_post(h: Harness, thread_id: int) -> FakeMessage | None:
