@@ -56,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 
 from fake_discord import FakeDiscord, FakeGuild, RequestRecord  # noqa: E402
 from fake_discord.discord_py import URL_ENV, point_discord_py_at  # noqa: E402
+from fake_discord.wire import WireProcess  # noqa: E402
 from tests.e2e.helpers import open_hand, table_message  # noqa: E402
 from tests.e2e.shards import Game  # noqa: E402
 
@@ -174,44 +175,6 @@ def anatomy(fake: FakeDiscord, since: float, until: float) -> dict[str, Any]:
         # What the budget added to each counted request: from asking for a slot to sending.
         "held": quantiles([r.held for r in requests if r.held is not None]),
     }
-
-
-class Wire:
-    """The stamping proxy (fake_discord.wire) in a process of its own, in front of the fake:
-    the bot processes talk to it; ``late`` is how late its loop woke, read when it stops."""
-
-    def __init__(self, process: asyncio.subprocess.Process, port: int) -> None:
-        self.process = process
-        self.url = f"http://127.0.0.1:{port}"
-        self.late: list[tuple[float, float]] = []
-
-    @classmethod
-    async def start(cls, fake: FakeDiscord, nice: int) -> Wire:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "fake_discord.wire",
-            str(fake.port),
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            preexec_fn=(lambda: os.nice(nice)) if nice else None,
-        )
-        assert process.stdout is not None
-        port = int(await asyncio.wait_for(process.stdout.readline(), 30))
-        return cls(process, port)
-
-    async def stop(self) -> None:
-        if self.process.returncode is not None:
-            return
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        out, _ = await asyncio.wait_for(self.process.communicate(), 30)
-        self.late = [(at, late) for at, late in map(json.loads, out.decode().splitlines())]
-
-    def between(self, since: float, until: float) -> dict[str, float]:
-        return quantiles([late for at, late in self.late if since <= at <= until])
 
 
 async def launch_all(
@@ -367,7 +330,7 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
     children: list[Child] = []
     lag = LoopLag()
     lag.start()
-    wire = await Wire.start(fake, args.wire_nice)
+    wire = await WireProcess.start(fake.port, nice=args.wire_nice)
     report["bot_nice"] = args.bot_nice
     report["wire_nice"] = args.wire_nice
     phases: dict[str, tuple[float, float]] = {}
@@ -438,7 +401,7 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
         await admin.close()
     anatomies = {
         phase: anatomy(fake, *span)
-        | {"wire_late": wire.between(*span), "fake_late": lag.between(*span)}
+        | {"wire_late": quantiles(wire.late_between(*span)), "fake_late": lag.between(*span)}
         for phase, span in phases.items()
     }
     report["worst_second"] = {phase: an["wire"] for phase, an in anatomies.items()}

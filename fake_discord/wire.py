@@ -17,14 +17,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from enum import Enum, auto
+from pathlib import Path
 
 from fake_discord.traffic import WIRE_AT_HEADER
 
+STARTED = 60.0  # seconds for the proxy's process to start or stop, on a busy machine
 HEAD_LIMIT = 64 * 1024  # a request head longer than this is not HTTP from discord.py
 _END = b"\r\n\r\n"
 _LENGTH = re.compile(rb"^content-length:\s*(\d+)\s*$", re.I | re.M)
@@ -202,6 +206,47 @@ class WireStamp:
                 await self._watch
         if self._server is not None:
             self._server.close()
+
+
+class WireProcess:
+    """The proxy in a process of its own (``python -m fake_discord.wire``), so that its stamps
+    keep time however busy the fake's process is; ``late`` is how late its loop woke, read
+    when it stops."""
+
+    def __init__(self, process: asyncio.subprocess.Process, port: int) -> None:
+        self.process = process
+        self.url = f"http://127.0.0.1:{port}"
+        self.late: list[tuple[float, float]] = []
+
+    @classmethod
+    async def start(cls, upstream_port: int, *, nice: int = 0) -> WireProcess:
+        """In front of ``upstream_port``; ``nice`` added to its niceness (negative: root)."""
+        root = Path(__file__).resolve().parents[1]
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "fake_discord.wire",
+            str(upstream_port),
+            cwd=root,
+            env={**os.environ, "PYTHONPATH": str(root)},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            preexec_fn=(lambda: os.nice(nice)) if nice else None,
+        )
+        assert process.stdout is not None
+        port = int(await asyncio.wait_for(process.stdout.readline(), STARTED))
+        return cls(process, port)
+
+    async def stop(self) -> None:
+        if self.process.returncode is not None:
+            return
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        out, _ = await asyncio.wait_for(self.process.communicate(), STARTED)
+        self.late = [(at, late) for at, late in map(json.loads, out.decode().splitlines())]
+
+    def late_between(self, since: float, until: float) -> list[float]:
+        return [late for at, late in self.late if since <= at <= until]
 
 
 async def _serve(upstream_port: int) -> None:
