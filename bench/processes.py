@@ -265,21 +265,33 @@ async def take_turn(fake: FakeDiscord, game: Game, rounds: int) -> None:
                     await (await fake.click(user, hand, playable[0])).response()
 
 
+def exited(children: list[Child]) -> dict[int, int]:
+    """The shards whose process ended by itself (or was ended from outside), by exit status."""
+    return {c.shard: c.process.returncode for c in children if c.process.returncode is not None}
+
+
 async def budget_waits(children: list[Child]) -> dict[str, Any]:
     """Every process's budget-wait histogram, merged: p50 and p99 as bucket bounds."""
     buckets: dict[float, float] = {}
-    total = 0.0
+    total = renewed = 0.0
+    unreachable = []
     async with aiohttp.ClientSession() as http:
         for child in children:
             port = child.metrics_port()
             if port is None:
                 return {}
-            async with http.get(f"http://127.0.0.1:{port}/metrics") as answer:
-                text = await answer.text()
+            try:
+                async with http.get(f"http://127.0.0.1:{port}/metrics") as answer:
+                    text = await answer.text()
+            except aiohttp.ClientError:  # the process is gone: see exited in the report
+                unreachable.append(child.shard)
+                continue
             for le, value in re.findall(
                 r'^uno_rest_budget_wait_seconds_bucket\{le="([^"]+)"\} (\S+)$', text, re.M
             ):
                 buckets[float(le)] = buckets.get(float(le), 0.0) + float(value)
+            found = re.search(r"^uno_rest_budget_renewed_total (\S+)$", text, re.M)
+            renewed += float(found[1]) if found else 0.0
     total = buckets.get(float("inf"), 0.0)
     if not total:
         return {}
@@ -287,7 +299,12 @@ async def budget_waits(children: list[Child]) -> dict[str, Any]:
     def quantile(q: float) -> float:
         return next(le for le in sorted(buckets) if buckets[le] >= q * total)
 
-    return {"requests": int(total), "p50_at_most_s": quantile(0.5), "p99_at_most_s": quantile(0.99)}
+    return {
+        "requests": int(total),
+        "p50_at_most_s": quantile(0.5),
+        "p99_at_most_s": quantile(0.99),
+        "renewed": int(renewed),
+    } | ({"unreachable_shards": unreachable} if unreachable else {})
 
 
 async def reservation_round_trip(url: str, checkout: Path) -> dict[str, float]:
@@ -376,6 +393,7 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.gather(*(take_turn(fake, g, args.turns) for g in games))
             phases["opening_and_playing"] = (started, time.time())
             report["budget_wait"] = await budget_waits(children)
+            report["exited_before_the_kill"] = exited(children)
             for child in children:
                 child.process.send_signal(signal.SIGKILL)
             for child in children:
@@ -387,6 +405,7 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(args.settle)  # restored tables are redrawn in the background
             phases["restart_together"] = (restart, time.time())
             report["budget_wait_after_restart"] = await budget_waits(children)
+            report["exited_after_the_restart"] = exited(children)
             report["rest_requests_counted"] = len(counted(fake, began, time.time()))
             report["reservation_round_trip"] = await reservation_round_trip(url, checkout)
     finally:
