@@ -3,7 +3,7 @@
 Run (the outside agents are optional dev dependencies: pip install -e '.[arena]'):
 
     python bench/ai_arena.py --deals 1000 --levels easy,normal,hard --against rlcard,uno-game
-    python bench/ai_arena.py --deals 500 --levels normal --against bluffer,rlcard   # challenges
+    python bench/ai_arena.py --deals 500 --levels normal --against bluffer,honest   # challenges
 
 Every deal is played twice with the seats swapped (our level in seat 0, then in seat 1, the
 same deck, dealer seat 0, the same seeds): a lucky hand counts for both sides, so the win rate's
@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # arena_agents beside 
 
 import arena_agents
 
-from bot.engine import ai
+from bot.engine import ai, ai_challenge
 from bot.engine.cards import WILD_DRAW4, Edition, edition_deck, shuffle
 from bot.engine.game import Game, Phase
 
@@ -223,7 +223,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--match", type=int, default=4, help="deals that one match lasts")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--never-bluffs",
+        type=float,
+        default=ai_challenge.NEVER_BLUFFS,
+        help="the challenge's prior weight on a player who never bluffs (to compare priors)",
+    )
     args = parser.parse_args()
+    ai_challenge.NEVER_BLUFFS = args.never_bluffs
     runs = []
     for level in args.levels.split(","):
         deals = args.hard_deals if level == "hard" and args.hard_deals else args.deals
@@ -236,6 +243,7 @@ def main() -> None:
         "hard_rollouts": args.hard_rollouts,
         "match_deals": args.match,
         "jobs": args.jobs,
+        "never_bluffs": args.never_bluffs,
         "par": 0.5,
         "runs": runs,
     }

@@ -14,6 +14,8 @@ second-to-last card: neither game has the call, and a forgotten call is not what
   it names its least-worth colored color instead.
 - ``bluffer``: the normal player, except that it plays a Wild Draw Four whenever it holds one and
   holds the color in force, i.e. it bluffs whenever it can.
+- ``honest``: the normal player, except that it never bluffs: a Wild Draw Four goes down only
+  when the hand holds no card of the color in force.
 """
 
 from __future__ import annotations
@@ -24,7 +26,17 @@ from typing import Any, Protocol
 
 from bot.engine import ai
 from bot.engine.action import Do
-from bot.engine.cards import CARD_COLOR, CARD_RANK, COLORS, DRAW2, IS_WILD, REVERSE, SKIP, WILD
+from bot.engine.cards import (
+    CARD_COLOR,
+    CARD_POINTS,
+    CARD_RANK,
+    COLORS,
+    DRAW2,
+    IS_WILD,
+    REVERSE,
+    SKIP,
+    WILD,
+)
 from bot.engine.cards import WILD_DRAW4 as WD4
 from bot.engine.game import Action, Game, Phase
 
@@ -261,6 +273,30 @@ class Bluffer:
         return ai.decide(game, seat, "normal", rng)
 
 
+def _bluff(game: Game, seat: int, card: int | None) -> bool:
+    """Would playing ``card`` now be an illegal Wild Draw Four?"""
+    hand = game.hands[seat]
+    return card == WD4 and any(c != WD4 and CARD_COLOR[c] == game.color for c in hand)
+
+
+class Honest:
+    """Normal, but a Wild Draw Four never goes down as a bluff (another card does instead)."""
+
+    name = "honest"
+
+    def act(self, game: Game, seat: int, rng: random.Random) -> Action:
+        action = ai.decide(game, seat, "normal", rng)
+        if action.do != Do.PLAY or not _bluff(game, seat, action.card):
+            return action
+        if game.phase is Phase.DRAWN:
+            return Action(seat, Do.PASS)
+        # Holding the color in force, the hand has a card that fits: the highest in points.
+        fits = [c for c in game.playable(seat) if c != WD4]
+        card = max(fits, key=lambda c: (CARD_POINTS[c], -c))
+        color = ai.best_color(game.hands[seat], rng, card) if IS_WILD[card] else None
+        return Action(seat, Do.PLAY, card, color, _calls(game, seat))
+
+
 OUTSIDE = {"rlcard": RLCardRule, "uno-game": UnoGameComputer}
 
 
@@ -270,6 +306,8 @@ def make(name: str, budget_s: float = ai.DEFAULT_BUDGET_S, rollouts: int = 0) ->
         return OUTSIDE[name]()
     if name == "bluffer":
         return Bluffer()
+    if name == "honest":
+        return Honest()
     if name in (*ai.LEVELS, "sharp"):
         return Level(name, budget_s, rollouts)
     raise ValueError(f"unknown agent {name!r}")

@@ -1,5 +1,5 @@
 """The layers only call downward: the pure engine and renderer import no Discord, no database
-and no cogs, and the engine no languages; the tables import no Discord; the client imports no
+and no cogs, and neither loads the languages; the tables import no Discord; the client imports no
 cogs (the runner hands it the cogs' command tree); and no module anywhere is part of an import
 circle."""
 
@@ -43,9 +43,11 @@ def test_engine_and_renderer_stay_pure(package: str) -> None:
     assert imported_by(package) & {"discord", "aiosqlite", "asyncpg", "cogs", "aiohttp"} == set()
 
 
-def test_the_engine_holds_no_language() -> None:
-    """The engine names its refusals by key: it loads neither Babel nor the bot's languages."""
-    loaded = modules_loaded_by("bot.engine")
+@pytest.mark.parametrize("package", ["bot.engine", "bot.render"])
+def test_the_engine_and_renderer_hold_no_language(package: str) -> None:
+    """The engine names its refusals by key and the renderer marks its words with ``bot.markers``:
+    neither loads Babel nor the bot's languages."""
+    loaded = modules_loaded_by(package)
     assert "babel" not in {name.split(".")[0] for name in loaded}
     assert not {name for name in loaded if name == "bot.i18n" or name.startswith("bot.i18n.")}
 

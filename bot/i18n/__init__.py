@@ -6,9 +6,10 @@ language, public messages in the server's (see docs/translating.md).
 
 from __future__ import annotations
 
+from bot.markers import N_, Np_
+
 from .catalog import ENGLISH_LANG, Lang, lang
 from .locales import ENGLISH, NATIVE_NAMES, SUPPORTED, TRANSLATED, resolve
-from .markers import N_, Np_
 
 __all__ = [
     "ENGLISH",

@@ -5,9 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from bot.engine.cards import CARD_INDEX, EDITION_TITLES, Edition
+from bot.markers import N_
 
 from .catalog import ENGLISH_LANG, Lang
-from .markers import N_
 
 _WILDS = {
     "wild": N_("Wild"),

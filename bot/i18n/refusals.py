@@ -8,8 +8,7 @@ command line and the logs. Nothing here loads a catalogue.
 from __future__ import annotations
 
 from bot.engine.errors import ParamValue, RuleError
-
-from .markers import N_
+from bot.markers import N_
 
 REFUSALS: dict[str, str] = {
     # the contract's codes, when the code says it all

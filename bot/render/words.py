@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 
-from bot.i18n.markers import N_
+from bot.markers import N_
 
 
 def _english_cards(count: int) -> str:
