@@ -229,6 +229,21 @@ def round_awards(text: str) -> tuple[Award, ...]:
         return ()
 
 
+def plays(reviewed: ReviewedRound) -> int:
+    """How many cards the round saw played (none when it was forfeited before anyone played)."""
+    return sum(isinstance(e, Played) for move in reviewed.moves for e in move.events)
+
+
+@lru_cache(maxsize=64)
+def round_plays(text: str) -> int:
+    """The cards played in a stored round record (cached, as ``round_awards``); 0 for a record
+    that cannot be read or does not replay."""
+    try:
+        return plays(review(RoundRecord.from_text(text)))
+    except (RecordError, RuleError):
+        return 0
+
+
 def play_views(record: RoundRecord, names: list[str], round_number: int = 1) -> list[PublicView]:
     """The table as everyone saw it at the deal and after each card played (and at the end)."""
     game = record.new_game()

@@ -24,7 +24,7 @@ from bot.engine import (
 from bot.engine.cards import CARD_INDEX, WILD_DRAW4, Edition
 from bot.engine.penalties import answer_kind
 from bot.engine.record import revealed
-from bot.engine.review import Award, round_awards
+from bot.engine.review import Award, round_awards, round_plays
 
 from .names import safe_name
 from .notes import Note
@@ -81,6 +81,7 @@ class TableSnapshot:
     commitment: str | None = None
     revealed_seed: int | None = None
     awards: tuple[Award, ...] = ()  # the finished round's moments worth naming
+    round_plays: int = 0  # the cards the finished round saw played (0: nothing to recap)
 
     @property
     def game_channel_id(self) -> int:
@@ -221,7 +222,7 @@ def snapshot_of(table: Table) -> TableSnapshot:
 
 def shuffle_proof(table: Table, over: bool) -> dict[str, Any]:
     """The commitment shown at the deal; after the round the seed that opens it, and the
-    round's awards."""
+    round's awards and plays."""
     match = table.match
     if match is None:
         return {}
@@ -231,7 +232,12 @@ def shuffle_proof(table: Table, over: bool) -> dict[str, Any]:
     opened = revealed(last) if last else None
     if opened is None:
         return {}
-    return {"commitment": opened[0], "revealed_seed": opened[1], "awards": round_awards(last)}
+    return {
+        "commitment": opened[0],
+        "revealed_seed": opened[1],
+        "awards": round_awards(last),
+        "round_plays": round_plays(last),
+    }
 
 
 def hand_of(table: Table, seat: int) -> HandSnapshot | None:

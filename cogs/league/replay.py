@@ -35,12 +35,13 @@ from cogs.replies import NO_PINGS, let_go, say
 from cogs.ui.table import alt_text, card_words
 
 from .common import guarded, storage_of
+from .former import A_FORMER_PLAYER, sentence_start
 from .presenters import ACCENT
 from .rounds import (
     DAMAGED,
     NOT_RECORDED,
     picked,
-    present_names,
+    present_seat_names,
     round_of,
     round_select,
 )
@@ -193,9 +194,11 @@ REPLAY_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
 
 
 def move_text(reviewed: ReviewedRound, move: int, names: list[str], tongue: Lang) -> str:
-    """What happened at ``move`` (0: the deal), one line per thing told."""
+    """What happened at ``move`` (0: the deal), one line per thing told (``names`` as running
+    text tells them)."""
     events = reviewed.deal if move == 0 else reviewed.moves[move - 1].events
-    told = [narrate(entry, names, tongue) for entry in entries(events)]
+    former = safe_name(tongue.gettext(A_FORMER_PLAYER))
+    told = [sentence_start(narrate(entry, names, tongue), former) for entry in entries(events)]
     if move == 0 and not told:
         told = [tongue.gettext("The cards are dealt.")]
     return "\n".join(f"- {line}" for line in told) or "-# " + tongue.gettext("(nothing changed)")
@@ -259,11 +262,13 @@ def replay_layout(
     move: int,
     names: list[str],
     tongue: Lang,
+    told: list[str] | None = None,
 ) -> ui.LayoutView:
-    """The stepper at ``move``: where it is, what happened, the picture and the controls."""
+    """The stepper at ``move``: where it is, what happened, the picture and the controls
+    (``names`` label the seats, ``told`` names them in sentences)."""
     _ = tongue.gettext
     total = reviewed.total
-    safe = [safe_name(name) for name in names]
+    safe = [safe_name(name) for name in (told or names)]
     head = "### ⏯ " + _("Replay · match #{number} · round {round} · {edition}").format(
         number=detail.number, round=round_number, edition=edition_short(detail.edition, tongue)
     )
@@ -379,10 +384,11 @@ async def present(
         await interaction.response.defer(ephemeral=True, thinking=True)
     else:
         await interaction.response.defer()
-    names = await present_names(interaction.guild, detail.players, tongue)
+    seats = await present_seat_names(interaction.guild, detail.players, tongue)
+    names = seats.labels
     reviewed = await asyncio.to_thread(review, record)
     png = await asyncio.to_thread(draw_move, reviewed, move, names, tongue)
-    layout = replay_layout(detail, round_number, reviewed, move, names, tongue)
+    layout = replay_layout(detail, round_number, reviewed, move, names, tongue, seats.told)
     file = discord.File(io.BytesIO(png), filename=REPLAY_IMAGE)
     if new:
         await interaction.followup.send(

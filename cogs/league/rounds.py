@@ -1,7 +1,7 @@
 """A recorded round from /uno history: exported as a file the engine's scenario command replays.
 
 Names in what leaves the bot are those of members still in the server (computers keep theirs);
-anyone else is "Former player".
+anyone else is "Former player" (told as "a former player" in sentences).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from cogs.lang import user_lang
 from cogs.replies import NO_PINGS, say
 
 from .common import guarded, storage_of
+from .former import SeatNames, seat_names
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -52,7 +53,6 @@ def picked(interaction: discord.Interaction[Any]) -> str:
 
 MEMBERSHIP_TTL = 600.0  # a member who left shows as "Former player" within ten minutes
 MEMBERSHIP_KEPT = 4096
-FORMER_PLAYER = N_("Former player")
 NOT_RECORDED = N_("That round was not recorded (it was played before rounds were kept).")
 DAMAGED = N_("That round's record cannot be read; nothing was sent.")
 
@@ -96,26 +96,36 @@ class Membership:
 MEMBERS = Membership()
 
 
+async def present_seat_names(
+    guild: discord.Guild | None,
+    players: list[PlayerResult],
+    tongue: Lang = ENGLISH_LANG,
+    members: Membership = MEMBERS,
+) -> SeatNames:
+    """Each seat's name as it may be shown: a computer's, a member's still in the server, or
+    "Former player" ("a former player" in a sentence)."""
+    shown: list[str | None] = []
+    for player in sorted(players, key=lambda p: p.seat):
+        if player.computer:
+            shown.append(player.name)
+        elif player.user_id == FORMER_PLAYER_ID or guild is None:
+            shown.append(None)
+        elif await members.is_member(guild, player.user_id):
+            shown.append(player.name)
+        else:
+            shown.append(None)
+    return seat_names(shown, tongue)
+
+
 async def present_names(
     guild: discord.Guild | None,
     players: list[PlayerResult],
     tongue: Lang = ENGLISH_LANG,
     members: Membership = MEMBERS,
 ) -> list[str]:
-    """Each seat's name as it may be shown: a computer's, a member's still in the server, or
+    """Each seat's name as a label: a computer's, a member's still in the server, or
     "Former player"."""
-    former = tongue.gettext(FORMER_PLAYER)
-    names: list[str] = []
-    for player in sorted(players, key=lambda p: p.seat):
-        if player.computer:
-            names.append(player.name)
-        elif player.user_id == FORMER_PLAYER_ID or guild is None:
-            names.append(former)
-        elif await members.is_member(guild, player.user_id):
-            names.append(player.name)
-        else:
-            names.append(former)
-    return names
+    return (await present_seat_names(guild, players, tongue, members)).labels
 
 
 def round_file(

@@ -319,9 +319,10 @@ def table_view(table: TableSnapshot, *, image: str | None, cheers: str = "") -> 
 
 
 def recap_button(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> list[GameButton]:
-    """The finished round's Recap, when that round was recorded (its seed revealed); version
-    0: it never goes out of date."""
-    if table.revealed_seed is None or table.public is None:
+    """The finished round's Recap, when that round was recorded (its seed revealed) and saw a
+    card played (a round forfeited at once has nothing to show); version 0: it never goes out
+    of date."""
+    if table.revealed_seed is None or table.public is None or not table.round_plays:
         return []
     recap = Recap(table.public.round_number)
     return [button(table.table_id, 0, recap, label=tongue.gettext("Round recap"), emoji="🎞")]

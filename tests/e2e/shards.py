@@ -19,7 +19,7 @@ from bot.storage import Storage
 from bot.tables.table import Table
 from fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.discord_py import URL_ENV
-from tests.e2e.helpers import enabled, open_hand, table_message
+from tests.e2e.helpers import enabled, open_hand, patient_with_child_processes, table_message
 from tests.storage.helpers import server_database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,6 +64,7 @@ async def launch(
     fake: FakeDiscord, url: str, shard: int, name: str, tmp_path: Path, started: list[BotProcess]
 ) -> BotProcess:
     """Start ``python -m bot``'s service on one shard of two, and wait for its connection."""
+    patient_with_child_processes(fake)
     env = {
         **os.environ,
         "DISCORD_TOKEN": fake.token,

@@ -319,3 +319,50 @@ async def test_a_profile_card_shows_a_players_record_and_a_forgotten_player_has_
     assert text is not None and str(ann.id) not in text and "Ann" not in text
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
+
+
+async def test_a_forgotten_player_is_a_former_player_in_every_sentence(
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    channel = fake_guild.default_channel
+    ann = await fake_discord.create_member(fake_guild, "ann")
+    cal = await fake_discord.create_member(fake_guild, "cal")
+    texts = await record_played(h, fake_guild, [ann, cal], 7)  # Cal goes out in round 1
+    record = RoundRecord.from_text(texts[0])
+    assert play_views(record, ["Ann", "Cal"])[-1].winner == 1
+    ask = (await (await fake_discord.slash(cal, channel, "uno forget-me")).response()).message
+    assert ask is not None and "only as “a former player”" in ask.text
+    await (await fake_discord.click(cal, ask, ask.button("Yes, erase my records"))).response()
+
+    msg = (await (await fake_discord.slash(ann, channel, "uno history")).response()).message
+    assert msg is not None and "Cal" not in msg.text
+    pick = await fake_discord.select(ann, msg, msg.select(prefix="unohist:").custom_id, ["1"])
+    detail = (await pick.response()).message
+    assert detail is not None and "Cal" not in detail.text
+    assert "**Former player** · " in detail.text  # the seat's label in the list of players
+    assert "1. A former player went out" in detail.text  # a sentence
+
+    stepper = await open_stepper(fake_discord, ann, channel, 1)
+    last = await step(fake_discord, ann, stepper, "⏭")
+    assert "- **A former player** went out" in last and "Former player" not in last.replace(
+        "**A former player**", ""
+    )
+    [alt] = [
+        item.get("description", "")
+        for comp in stepper.walk()
+        if comp["type"] == C_MEDIA_GALLERY
+        for item in comp.get("items", [])
+    ]
+    assert "Former player: " in alt  # a hand's label
+
+    recap = detail.select(prefix="unocap:")
+    sent = await (await fake_discord.select(ann, detail, recap.custom_id, ["1"])).followup(0)
+    [alt] = [
+        item.get("description", "")
+        for comp in sent.walk()
+        if comp["type"] == C_MEDIA_GALLERY
+        for item in comp.get("items", [])
+    ]
+    assert alt.endswith("then a former player went out.")
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
