@@ -26,6 +26,7 @@ from .events import (
     Swapped,
 )
 from .game import Event, Game
+from .match import ScoreView
 from .record import RecordError, RoundRecord, apply_recorded
 from .snapshot import PublicView, public_view
 
@@ -244,14 +245,36 @@ def round_plays(text: str) -> int:
         return 0
 
 
-def play_views(record: RoundRecord, names: list[str], round_number: int = 1) -> list[PublicView]:
-    """The table as everyone saw it at the deal and after each card played (and at the end)."""
+def team_scores_around(scores: ScoreView) -> tuple[list[int], list[int]]:
+    """A team round's team totals as they stood while it was played and once it was scored,
+    from the scoreboard after it (whose last round is this one); empty lists without teams."""
+    teams = scores.teams
+    if not teams:
+        return [], []
+    last = scores.rounds[-1] if scores.rounds else (0,) * len(scores.totals)
+    before, after = [0] * teams, [0] * teams
+    for seat, total in enumerate(scores.totals):
+        after[seat % teams] += total
+        before[seat % teams] += total - (last[seat] if seat < len(last) else 0)
+    return before, after
+
+
+def play_views(
+    record: RoundRecord,
+    names: list[str],
+    round_number: int = 1,
+    team_scores: tuple[list[int], list[int]] = ([], []),
+) -> list[PublicView]:
+    """The table as everyone saw it at the deal and after each card played (and at the end);
+    ``team_scores``: a team round's team totals while it was played, and once scored."""
+    during, scored = team_scores
     game = record.new_game()
-    views = [public_view(game, names, round_number=round_number)]
+    views = [public_view(game, names, round_number=round_number, team_scores=during)]
     for action in record.actions:
         start = len(game.events)
         apply_recorded(game, action)
         played = any(isinstance(e, Played) for e in game.events[start:])
         if played or game.over:
-            views.append(public_view(game, names, round_number=round_number))
+            shown = scored if game.over and scored else during
+            views.append(public_view(game, names, round_number=round_number, team_scores=shown))
     return views

@@ -1,4 +1,5 @@
-"""Database rows into typed records, and the column lists both backends select in that order."""
+"""Database rows into typed records, the column lists both backends select in that order, and
+the values (and a statement) both backends write."""
 
 from __future__ import annotations
 
@@ -38,6 +39,28 @@ class Row(Protocol):
 TOURNAMENT_COLUMNS = (
     "tournament_id, guild_id, channel_id, kind, state, version, opened_at, finished_at"
 )
+
+
+def tournament_upsert(marks: str) -> str:
+    """Insert a tournament, or replace an older version of it (``marks``: the backend's eight
+    placeholders for ``tournament_params``); nothing changes when the stored one is as new."""
+    return f"""
+INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) VALUES ({marks})
+ON CONFLICT (tournament_id) DO UPDATE SET
+    channel_id = excluded.channel_id, state = excluded.state, version = excluded.version,
+    finished_at = excluded.finished_at
+WHERE excluded.version > tournaments.version
+"""
+
+
+def tournament_params(r: TournamentRecord) -> tuple[Any, ...]:
+    """A tournament's values in TOURNAMENT_COLUMNS order."""
+    return (
+        *(r.tournament_id, r.guild_id, r.channel_id, r.kind),
+        *(r.state, r.version, r.opened_at, r.finished_at),
+    )
+
+
 # A tournament's matches, one row per seat: by number, then by place (ties in seat order).
 TOURNAMENT_MATCH_COLUMNS = "m.number, m.match_uid, p.user_id"
 

@@ -20,13 +20,12 @@ from discord import ui
 from bot.engine.errors import RuleError
 from bot.engine.match import ScoreView
 from bot.engine.record import RecordError, RoundRecord
-from bot.engine.review import play_views, round_plays
+from bot.engine.review import play_views, round_plays, team_scores_around
 from bot.i18n import ENGLISH_LANG, N_, Lang
 from bot.i18n.pictures import picture_words
 from bot.pictures import PictureQueue, Priority
 from bot.render.recap import render_recap
 from bot.render.words import Words
-from bot.storage.models import MatchDetail
 from cogs.lang import user_lang
 from cogs.replies import NO_PINGS, let_go, say
 from cogs.ui.table import alt_text
@@ -42,6 +41,7 @@ from .rounds import (
     present_seat_names,
     round_of,
     round_select,
+    scores_after,
 )
 
 if TYPE_CHECKING:
@@ -80,25 +80,6 @@ class RecapSelect(ui.DynamicItem[ui.Select[Any]], template=RECAP_TEMPLATE):
         await guarded(interaction, on_recap(interaction, self, picked(interaction)))
 
 
-def scores_after(detail: MatchDetail, round_number: int, names: list[str]) -> ScoreView:
-    """The scoreboard as it stood after ``round_number``."""
-    rounds = detail.rounds[:round_number]
-    totals = tuple(rounds[-1].totals) if rounds else (0,) * len(names)
-    return ScoreView(
-        edition=detail.edition,  # type: ignore[arg-type]
-        names=tuple(names),
-        rounds=tuple(tuple(r.points) for r in rounds),
-        totals=totals,
-        target=detail.target,
-        scoring=detail.scoring,
-        round_winners=tuple(r.winner_seat for r in rounds),
-        winners=tuple(p.seat for p in detail.players if p.winner)
-        if round_number == len(detail.rounds)
-        else (),
-        active=(True,) * len(names),
-    )
-
-
 def picture_queue(client: Any) -> PictureQueue | None:
     """The game's picture queue, where the game cog keeps it (None before it loads)."""
     for cog in getattr(client, "cogs", {}).values():
@@ -123,7 +104,7 @@ def draw_recap(
 ) -> Recap:
     """Replay the round and draw its recap (slow: on a worker thread)."""
     played = round_plays(record.to_text())
-    views = play_views(record, names, round_number)
+    views = play_views(record, names, round_number, team_scores_around(scores))
     if not played:
         return Recap(b"", 0, views[-1].winner)
     return Recap(render_recap(views, scores, words=words), played, views[-1].winner)

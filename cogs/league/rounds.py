@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 import discord
 from discord import ui
 
+from bot.engine.match import ScoreView
 from bot.engine.record import RecordError, RoundRecord
 from bot.i18n import ENGLISH_LANG, N_, Lang
 from bot.storage.models import FORMER_PLAYER_ID, MatchDetail, PlayerResult
@@ -126,6 +127,33 @@ async def present_names(
     """Each seat's name as a label: a computer's, a member's still in the server, or
     "Former player"."""
     return (await present_seat_names(guild, players, tongue, members)).labels
+
+
+def scores_after(detail: MatchDetail, round_number: int, names: list[str]) -> ScoreView:
+    """The scoreboard as it stood after ``round_number`` (with a team match's team totals)."""
+    rounds = detail.rounds[:round_number]
+    totals = tuple(rounds[-1].totals) if rounds else (0,) * len(names)
+    teams = detail.teams
+    team_totals = [0] * teams
+    for seat, total in enumerate(totals):
+        if teams:
+            team_totals[seat % teams] += total
+    last = round_number == len(detail.rounds)
+    winners = tuple(p.seat for p in detail.players if p.winner) if last else ()
+    return ScoreView(
+        edition=detail.edition,  # type: ignore[arg-type]
+        names=tuple(names),
+        rounds=tuple(tuple(r.points) for r in rounds),
+        totals=totals,
+        target=detail.target,
+        scoring=detail.scoring,
+        round_winners=tuple(r.winner_seat for r in rounds),
+        winners=winners,
+        active=(True,) * len(names),
+        teams=teams,
+        team_totals=tuple(team_totals),
+        winner_teams=tuple(sorted({s % teams for s in winners})) if teams else (),
+    )
 
 
 def round_file(

@@ -366,3 +366,52 @@ async def test_a_forgotten_player_is_a_former_player_in_every_sentence(
     assert alt.endswith("then a former player went out.")
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
+
+
+async def test_a_team_rounds_replay_gives_the_team_scores_as_they_stood(
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    channel = fake_guild.default_channel
+    users = [await fake_discord.create_member(fake_guild, name) for name in "abcd"]
+    match = play_match(RuleSet(target=150, teams=2), ["normal"] * 4, 0)
+    assert match.teams == 2 and len(match.records) >= 2
+    totals = match.totals
+    await h.storage.record_match(
+        MatchRecord(
+            match_uid="teams",
+            guild_id=fake_guild.id,
+            channel_id=channel.id,
+            edition="classic",
+            scoring="standard",
+            target=150,
+            started_at=1.7e9,
+            finished_at=1.7e9 + 600,
+            rounds=match.rounds,
+            events=[],
+            players=[
+                MatchPlayer(user_id=u.id, name=u.username, seat=s, points=totals[s], place=1)
+                for s, u in enumerate(users)
+            ],
+            winners=[users[s].id for s in match.winners],
+            round_records=list(match.records),
+            teams=2,
+        )
+    )
+    first = [sum(match.rounds[0][s] for s in range(t, 4, 2)) for t in range(2)]
+    second = [first[t] + sum(match.rounds[1][s] for s in range(t, 4, 2)) for t in range(2)]
+    stepper = await open_stepper(fake_discord, users[0], channel, 2)
+
+    def alt() -> str:
+        [text] = [
+            item.get("description", "")
+            for comp in stepper.walk()
+            if comp["type"] == C_MEDIA_GALLERY
+            for item in comp.get("items", [])
+        ]
+        return text
+
+    assert alt().endswith(f"🟥 Team 1: {first[0]} · 🟦 Team 2: {first[1]}.")  # as it began
+    await step(fake_discord, users[0], stepper, "⏭")
+    assert alt().endswith(f"🟥 Team 1: {second[0]} · 🟦 Team 2: {second[1]}.")  # once scored
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()

@@ -13,8 +13,7 @@ import pytest
 from bot.storage import Storage, StorageError
 from bot.storage.migrations import latest_version, load_migrations, split_statements
 
-from .conftest import StorageOpener
-from .helpers import RawDatabase, make_match
+from .helpers import RawDatabase, StorageOpener, make_match
 
 TABLES = {
     "live_tables",
