@@ -203,17 +203,18 @@ def same_choice(ours: Action, theirs: Action) -> bool:
 
 
 def agreement(
-    record: RoundRecord, seats: Collection[int], *, rollouts: int = HARD_ROLLOUTS
+    record: RoundRecord, seats: Collection[int], *, rollouts: int = HARD_ROLLOUTS, salt: int = 0
 ) -> dict[int, Agreement]:
     """Per seat in ``seats``: its turn decisions, and how many the hard computer player, put in
-    its place at that moment, would have made too (``ai.reference``: the answer never changes)."""
+    its place at that moment, would have made too (``ai.reference``: the answer never changes;
+    ``salt`` changes the seeds of its search, for a second, independent judge)."""
     asked = {seat: [0, 0] for seat in seats}
     game = record.new_game()
     for number, action in enumerate(record.actions, start=1):
         seat = action.seat
         tally = asked.get(seat)
         if tally is not None and action.do in DECISIONS and game.current == seat and not game.over:
-            hard = ai.reference(game, seat, record.seed, number, rollouts)
+            hard = ai.reference(game, seat, record.seed ^ salt, number, rollouts)
             tally[0] += 1
             tally[1] += same_choice(action, hard)
         apply_recorded(game, action)
