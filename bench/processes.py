@@ -9,18 +9,23 @@ and starts them all together again, as a host restarting a deployment would.
 Prints one JSON object per checkout:
 
 - worst_second: the most REST requests of the whole bot (every process; interaction answers
-  are not counted, as Discord does not count them) in any one-second window, while starting,
-  while playing, and after the restart all together (restored tables redrawn);
+  are not counted, as Discord does not count them) in any one-second window by their arrival
+  on the wire (as Discord would count them), while starting, while playing, and after the
+  restart all together (restored tables redrawn);
 - identify: the seconds between the first and the last process connected, at each start;
-- worst_second_anatomy: per phase, the worst second by arrival at the fake and by the time the
-  requests left their processes (each stamps X-Sent-At), that second's routes and processes,
-  how long after sending requests arrived, what the budget held each (X-Held), and how late
-  the fake's own event loop (this process) woke;
+- worst_second_anatomy: per phase, the worst second by three clocks: as the requests left
+  their processes (``sent``: each stamps X-Sent-At in its last hook before aiohttp writes),
+  as they came off the socket (``wire``: a stamping proxy in a process of its own,
+  fake_discord.wire, between the bot and the fake), and as the fake's event loop got to them
+  (``fake``, in this process beside the players it drives); that second's routes and
+  processes, the delays between the clocks (sent to wire: the bot's own event loop after its
+  last hook; wire to fake: the stand-in's lateness), what the budget held each (X-Held), and
+  how late the proxy's and the fake's loops woke;
 - budget_wait: what requests waited for the shared REST budget (p50 / p99, from each process's
   /metrics histogram, as bucket bounds), and the database round trip of taking one slot.
 
 Run: python bench/processes.py [--processes 10] [--tables 3] [--rest-per-second 50]
-     [--bot-nice N] [--baseline PATH]
+     [--bot-nice N] [--wire-nice N] [--baseline PATH]
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 
 from fake_discord import FakeDiscord, FakeGuild, RequestRecord  # noqa: E402
 from fake_discord.discord_py import URL_ENV, point_discord_py_at  # noqa: E402
+from fake_discord.wire import WireProcess  # noqa: E402
 from tests.e2e.helpers import open_hand, table_message  # noqa: E402
 from tests.e2e.shards import Game  # noqa: E402
 
@@ -67,16 +73,6 @@ class Child:
     def metrics_port(self) -> int | None:
         found = re.search(r"serving /healthz and /metrics on port (\d+)", self.log.read_text())
         return int(found[1]) if found else None
-
-
-def busiest(times: list[float]) -> int:
-    times = sorted(times)
-    best = start = 0
-    for end, at in enumerate(times):
-        while at - times[start] >= 1.0:
-            start += 1
-        best = max(best, end - start + 1)
-    return best
 
 
 def busiest_window(times: list[float]) -> tuple[int, float]:
@@ -149,30 +145,33 @@ def breakdown(window: list[RequestRecord]) -> dict[str, dict[str, int]]:
     }
 
 
+def in_second(stamp: float | None, begins: float) -> bool:
+    return stamp is not None and begins <= stamp < begins + 1.0
+
+
 def anatomy(fake: FakeDiscord, since: float, until: float) -> dict[str, Any]:
-    """What made a phase's worst second: that second's requests by route and by process, by
-    the time the fake got to them (arrival) and by the time they left the budget (sent, as
-    each process stamped it), and how late arrivals were after sending."""
+    """What made a phase's worst second: its count by each clock, that second's requests by
+    route and by process (on the wire, and as sent), and the delays between the clocks."""
     requests = counted_requests(fake, since, until)
-    stamped = [r for r in requests if r.sent_at is not None]
-    arrived, at = busiest_window([r.at for r in requests])
-    sent, sent_from = busiest_window([r.sent_at for r in stamped if r.sent_at is not None])
-    return {
-        "arrived": arrived,
-        "sent": sent,
-        "stamped": f"{len(stamped)}/{len(requests)}",
-        "worst_arrival_second": breakdown([r for r in requests if at <= r.at < at + 1.0])
-        | {
-            "sent_within_it": sum(
-                1 for r in stamped if r.sent_at is not None and at <= r.sent_at < at + 1.0
-            )
-        },
-        "worst_sent_second": breakdown(
-            [r for r in stamped if r.sent_at is not None and sent_from <= r.sent_at < sent_from + 1]
+    clocks = {
+        "sent": [r.sent_at for r in requests if r.sent_at is not None],
+        "wire": [r.wire_at for r in requests if r.wire_at is not None],
+        "fake": [r.at for r in requests],
+    }
+    worst = {name: busiest_window(times) for name, times in clocks.items()}
+    wire_from, sent_from = worst["wire"][1], worst["sent"][1]
+    on_wire = [r for r in requests if in_second(r.wire_at, wire_from)]
+    return {name: count for name, (count, _) in worst.items()} | {
+        "stamped": f"{len(clocks['sent'])}/{len(clocks['wire'])}/{len(requests)}",
+        "worst_wire_second": breakdown(on_wire)
+        | {"sent_within_it": sum(1 for r in on_wire if in_second(r.sent_at, wire_from))},
+        "worst_sent_second": breakdown([r for r in requests if in_second(r.sent_at, sent_from)]),
+        # The bot's side: from its last hook to the socket (its loop, aiohttp's body task).
+        "wire_after_sent": quantiles(
+            [r.wire_at - r.sent_at for r in requests if r.wire_at and r.sent_at]
         ),
-        "arrival_after_sent": quantiles(
-            [r.at - r.sent_at for r in stamped if r.sent_at is not None]
-        ),
+        # The stand-in's side: from the socket to the fake's loop getting to it.
+        "fake_after_wire": quantiles([r.at - r.wire_at for r in requests if r.wire_at]),
         # What the budget added to each counted request: from asking for a slot to sending.
         "held": quantiles([r.held for r in requests if r.held is not None]),
     }
@@ -187,6 +186,7 @@ async def launch_all(
     round_: int,
     rest_per_second: float,
     bot_nice: int = 0,
+    discord_url: str | None = None,
 ) -> tuple[list[Child], float]:
     """Start every shard process at once; wait until all are connected. Returns the seconds
     from the first connection to the last."""
@@ -202,7 +202,7 @@ async def launch_all(
             "SYNC_COMMANDS": "1" if shard == 0 else "0",
             "METRICS_PORT": "0",
             "REST_PER_SECOND": str(rest_per_second),
-            URL_ENV: fake.base_url,
+            URL_ENV: discord_url or fake.base_url,
         }
         log = folder / f"shard{shard}-{round_}.log"
         with log.open("wb") as out:
@@ -265,21 +265,33 @@ async def take_turn(fake: FakeDiscord, game: Game, rounds: int) -> None:
                     await (await fake.click(user, hand, playable[0])).response()
 
 
+def exited(children: list[Child]) -> dict[int, int]:
+    """The shards whose process ended by itself (or was ended from outside), by exit status."""
+    return {c.shard: c.process.returncode for c in children if c.process.returncode is not None}
+
+
 async def budget_waits(children: list[Child]) -> dict[str, Any]:
     """Every process's budget-wait histogram, merged: p50 and p99 as bucket bounds."""
     buckets: dict[float, float] = {}
-    total = 0.0
+    total = renewed = 0.0
+    unreachable = []
     async with aiohttp.ClientSession() as http:
         for child in children:
             port = child.metrics_port()
             if port is None:
                 return {}
-            async with http.get(f"http://127.0.0.1:{port}/metrics") as answer:
-                text = await answer.text()
+            try:
+                async with http.get(f"http://127.0.0.1:{port}/metrics") as answer:
+                    text = await answer.text()
+            except aiohttp.ClientError:  # the process is gone: see exited in the report
+                unreachable.append(child.shard)
+                continue
             for le, value in re.findall(
                 r'^uno_rest_budget_wait_seconds_bucket\{le="([^"]+)"\} (\S+)$', text, re.M
             ):
                 buckets[float(le)] = buckets.get(float(le), 0.0) + float(value)
+            found = re.search(r"^uno_rest_budget_renewed_total (\S+)$", text, re.M)
+            renewed += float(found[1]) if found else 0.0
     total = buckets.get(float("inf"), 0.0)
     if not total:
         return {}
@@ -287,7 +299,12 @@ async def budget_waits(children: list[Child]) -> dict[str, Any]:
     def quantile(q: float) -> float:
         return next(le for le in sorted(buckets) if buckets[le] >= q * total)
 
-    return {"requests": int(total), "p50_at_most_s": quantile(0.5), "p99_at_most_s": quantile(0.99)}
+    return {
+        "requests": int(total),
+        "p50_at_most_s": quantile(0.5),
+        "p99_at_most_s": quantile(0.99),
+        "renewed": int(renewed),
+    } | ({"unreachable_shards": unreachable} if unreachable else {})
 
 
 async def reservation_round_trip(url: str, checkout: Path) -> dict[str, float]:
@@ -330,7 +347,10 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
     children: list[Child] = []
     lag = LoopLag()
     lag.start()
+    wire = await WireProcess.start(fake.port, nice=args.wire_nice)
     report["bot_nice"] = args.bot_nice
+    report["wire_nice"] = args.wire_nice
+    phases: dict[str, tuple[float, float]] = {}
     try:
         with point_discord_py_at(fake):
             count = args.processes
@@ -339,13 +359,25 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
                 for s in range(count)
                 for k in range(args.tables)
             ]
+            settings = (url, count, folder)
+
+            async def launch(round_: int) -> tuple[list[Child], float]:
+                return await launch_all(
+                    fake,
+                    checkout,
+                    *settings,
+                    round_,
+                    args.rest_per_second,
+                    args.bot_nice,
+                    discord_url=wire.url,
+                )
+
             began = time.time()
-            children, spread = await launch_all(
-                fake, checkout, url, count, folder, 1, args.rest_per_second, args.bot_nice
-            )
+            children, spread = await launch(1)
             await fake.wait_for(lambda: "uno" in fake.commands[None], timeout=60, what="commands")
             report["identify_spread_s"] = {"first_start": round(spread, 1)}
             started = time.time()
+            phases["starting"] = (began, started)
             opening = asyncio.Semaphore(4)  # a few at a time: a busy machine answers late
 
             async def opened(guild: FakeGuild) -> Game | None:
@@ -359,35 +391,21 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
             games = [g for g in found if g is not None]
             report["tables_opened"] = len(games)
             await asyncio.gather(*(take_turn(fake, g, args.turns) for g in games))
-            played = time.time()
-            worst = {
-                "starting": busiest(counted(fake, began, started)),
-                "opening_and_playing": busiest(counted(fake, started, played)),
-            }
-            anatomies = {
-                "starting": anatomy(fake, began, started)
-                | {"fake_late": lag.between(began, started)},
-                "opening_and_playing": anatomy(fake, started, played)
-                | {"fake_late": lag.between(started, played)},
-            }
+            phases["opening_and_playing"] = (started, time.time())
             report["budget_wait"] = await budget_waits(children)
+            report["exited_before_the_kill"] = exited(children)
             for child in children:
                 child.process.send_signal(signal.SIGKILL)
             for child in children:
                 await child.process.wait()
             await fake.wait_for(lambda: not fake.gateway.live_sessions(), timeout=30, what="gone")
             restart = time.time()
-            children, spread = await launch_all(
-                fake, checkout, url, count, folder, 2, args.rest_per_second, args.bot_nice
-            )
+            children, spread = await launch(2)
             report["identify_spread_s"]["restart_together"] = round(spread, 1)
             await asyncio.sleep(args.settle)  # restored tables are redrawn in the background
-            worst["restart_together"] = busiest(counted(fake, restart, time.time()))
-            anatomies["restart_together"] = anatomy(fake, restart, time.time()) | {
-                "fake_late": lag.between(restart, time.time())
-            }
-            report["worst_second"] = worst
-            report["worst_second_anatomy"] = anatomies
+            phases["restart_together"] = (restart, time.time())
+            report["budget_wait_after_restart"] = await budget_waits(children)
+            report["exited_after_the_restart"] = exited(children)
             report["rest_requests_counted"] = len(counted(fake, began, time.time()))
             report["reservation_round_trip"] = await reservation_round_trip(url, checkout)
     finally:
@@ -396,9 +414,21 @@ async def run(checkout: Path, args: argparse.Namespace) -> dict[str, Any]:
             if child.process.returncode is None:
                 child.process.send_signal(signal.SIGKILL)
                 await child.process.wait()
+        await wire.stop()
         await fake.stop()
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
+    anatomies = {
+        phase: anatomy(fake, *span)
+        | {"wire_late": quantiles(wire.late_between(*span)), "fake_late": lag.between(*span)}
+        for phase, span in phases.items()
+    }
+    report["worst_second"] = {phase: an["wire"] for phase, an in anatomies.items()}
+    report["worst_second_by_clock"] = {
+        phase: {clock: an[clock] for clock in ("sent", "wire", "fake")}
+        for phase, an in anatomies.items()
+    }
+    report["worst_second_anatomy"] = anatomies
     return report
 
 
@@ -417,6 +447,12 @@ async def main() -> None:
         default=0,
         help="run the bot processes this much nicer than the bench, so that the fake Discord "
         "(in the bench's process) stamps arrivals on time on a machine the bots overload",
+    )
+    parser.add_argument(
+        "--wire-nice",
+        type=int,
+        default=0,
+        help="run the stamping proxy this much nicer (negative: sooner; root only) than the bench",
     )
     parser.add_argument("--baseline", type=Path, default=None, help="another checkout, first")
     parser.add_argument("--logs", type=Path, default=None)

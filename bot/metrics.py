@@ -43,6 +43,11 @@ REST_BUDGET_WAIT = Histogram(
     buckets=QUICK_BUCKETS,
     registry=REGISTRY,
 )
+REST_BUDGET_RENEWED = Counter(
+    "uno_rest_budget_renewed",
+    "Slots of the REST budget given up because their request left too late after them",
+    registry=REGISTRY,
+)
 STORAGE_SECONDS = Histogram(
     "uno_storage_seconds",
     "Storage operations, by what they did",
@@ -82,6 +87,9 @@ class RestMetrics:
 
     def waited(self, seconds: float) -> None:
         REST_BUDGET_WAIT.observe(seconds)
+
+    def renewed(self, times: int) -> None:
+        REST_BUDGET_RENEWED.inc(times)
 
     def answered(self, path: str, status: int, seconds: float) -> None:
         REST_REQUESTS.labels(str(status)).inc()

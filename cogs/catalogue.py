@@ -57,10 +57,10 @@ def all_command_texts() -> list[CommandText]:
     from cogs.league.commands import LEAGUE_ADMIN_COMMANDS, LEAGUE_COMMANDS
     from cogs.settings import SETTINGS_COMMANDS
     from cogs.status import STATUS_COMMANDS
-    from cogs.tournament import TOURNAMENT_COMMANDS
+    from cogs.tournament import MEMBER_TOURNAMENT_COMMANDS, TOURNAMENT_COMMANDS
     from cogs.uno import UnoCog
 
-    own = tuple(UnoCog.__cog_app_commands__) + LEAGUE_COMMANDS
+    own = tuple(UnoCog.__cog_app_commands__) + LEAGUE_COMMANDS + MEMBER_TOURNAMENT_COMMANDS
     group = (str(UnoCog.__cog_group_name__), str(UnoCog.__cog_group_description__))
     admin = admin_group()
     admin_texts = (admin.name, str(admin.description))

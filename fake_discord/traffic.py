@@ -17,6 +17,9 @@ INTERACTION_ROUTES = ("/interactions/", "/webhooks/")
 SENT_AT_HEADER = "X-Sent-At"
 # ...and the seconds it held the request back before sending it (its own pacing).
 HELD_HEADER = "X-Held"
+# A stamping proxy in front of the fake (fake_discord.wire) adds when the request came off the
+# socket: arrival as the network saw it, whatever the fake's own event loop was doing.
+WIRE_AT_HEADER = "X-Wire-At"
 
 
 def trim(records: list[Any], limit: int | None) -> None:
@@ -49,6 +52,7 @@ class RequestRecord:
     agent: str = ""  # the User-Agent header: tells apart bot processes sharing the fake
     sent_at: float | None = None  # when the client says it sent it (SENT_AT_HEADER)
     held: float | None = None  # what the client says it held it back (HELD_HEADER)
+    wire_at: float | None = None  # when it came off the socket (WIRE_AT_HEADER), if proxied
 
     @property
     def kind(self) -> str:
@@ -86,9 +90,18 @@ class Traffic:
         agent: str = "",
         sent_at: float | None = None,
         held: float | None = None,
+        wire_at: float | None = None,
     ) -> RequestRecord:
         record = RequestRecord(
-            self.now(), method, path, route, channel_id, agent=agent, sent_at=sent_at, held=held
+            self.now(),
+            method,
+            path,
+            route,
+            channel_id,
+            agent=agent,
+            sent_at=sent_at,
+            held=held,
+            wire_at=wire_at,
         )
         self.log.append(record)
         trim(self.log, self.limit)

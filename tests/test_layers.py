@@ -57,6 +57,21 @@ def test_tables_know_no_discord_and_the_client_no_cogs() -> None:
     assert "cogs" not in imported_by("bot.client", "bot.config")
 
 
+def test_the_client_names_the_cogs_extensions_only() -> None:
+    """The runner hands the client its command tree: the client's one mention of the cogs is
+    the extensions it loads by name (no ``"cogs.errors:UnoTree"`` looked up from a string)."""
+    from bot.client import EXTENSIONS
+
+    tree = ast.parse((ROOT / "bot" / "client.py").read_text())
+    named = {
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        if node.value.startswith("cogs")
+    }
+    assert named == set(EXTENSIONS)
+
+
 PACKAGES = ("bot", "cogs", "card_art", "fake_discord")
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -117,8 +132,9 @@ def test_no_import_circle_anywhere() -> None:
 
 
 def test_no_test_imports_another_test_file() -> None:
-    """Shared test code lives in fixtures (conftest.py) or a helpers.py, never in a test file."""
-    tests = {path.stem for path in (ROOT / "tests").rglob("test_*.py")}
+    """Shared test code lives in fixtures (conftest.py) or a helpers.py, never in a test file;
+    a conftest's fixtures reach tests by name, so nothing imports a conftest either."""
+    tests = {path.stem for path in (ROOT / "tests").rglob("test_*.py")} | {"conftest"}
     for path in (ROOT / "tests").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom):

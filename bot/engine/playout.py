@@ -26,12 +26,15 @@ def play_match(
     max_rounds: int = 20,
     hard_rollouts: int = 40,
     hard_reference: bool = False,
+    hard_salt: int = 0,
 ) -> Match:
     """A match between computer players at ``levels``, seeded; returns it finished (or after
     ``max_rounds``). ``forget_uno``: how often a play leaving one card forgets the UNO call;
     ``leave``: the chance per action that a seat leaves (never below two players);
     ``hard_rollouts``: the hard players' search, in rollouts per decision; ``hard_reference``:
-    the hard players decide as the reference judging decisions does (``ai.reference``)."""
+    the hard players decide as the reference judging decisions does (``ai.reference``), their
+    searches seeded as its, XOR ``hard_salt``: 0 shares the judge's very seeds, another value
+    makes a search of the same kind and strength that the judge does not share."""
     rng = random.Random(seed)
     match = Match(rules, len(levels), random.Random(rng.getrandbits(64)))
     while True:
@@ -39,7 +42,7 @@ def play_match(
         for _ in range(ROUND_ACTIONS_CAP):
             if game.over:
                 break
-            _step(match, levels, rng, forget_uno, leave, hard_rollouts, hard_reference)
+            _step(match, levels, rng, forget_uno, leave, hard_rollouts, hard_reference, hard_salt)
         if not game.over:
             return match  # a round nobody ends (should not happen): give up on the match
         if not match.round_scored:
@@ -57,6 +60,7 @@ def _step(
     leave: float,
     hard_rollouts: int,
     hard_reference: bool = False,
+    hard_salt: int = 0,
 ) -> None:
     """One thing happening at the table: a seat leaving, an out-of-turn call, or a move."""
     game = match.game
@@ -85,7 +89,7 @@ def _step(
     log = match.log
     if hard_reference and levels[seat] == "hard" and log is not None:
         number = log.size + 1  # as the round's record will number this action
-        action = ai.reference(game, seat, log.seed, number, hard_rollouts)
+        action = ai.reference(game, seat, log.seed ^ hard_salt, number, hard_rollouts)
     else:
         action = ai.decide(game, seat, levels[seat], rng, max_rollouts=hard_rollouts)
     if action.uno and rng.random() < forget_uno:

@@ -26,6 +26,7 @@ from .events import (
     Swapped,
 )
 from .game import Event, Game
+from .match import ScoreView
 from .record import RecordError, RoundRecord, apply_recorded
 from .snapshot import PublicView, public_view
 
@@ -202,17 +203,18 @@ def same_choice(ours: Action, theirs: Action) -> bool:
 
 
 def agreement(
-    record: RoundRecord, seats: Collection[int], *, rollouts: int = HARD_ROLLOUTS
+    record: RoundRecord, seats: Collection[int], *, rollouts: int = HARD_ROLLOUTS, salt: int = 0
 ) -> dict[int, Agreement]:
     """Per seat in ``seats``: its turn decisions, and how many the hard computer player, put in
-    its place at that moment, would have made too (``ai.reference``: the answer never changes)."""
+    its place at that moment, would have made too (``ai.reference``: the answer never changes;
+    ``salt`` changes the seeds of its search, for a second, independent judge)."""
     asked = {seat: [0, 0] for seat in seats}
     game = record.new_game()
     for number, action in enumerate(record.actions, start=1):
         seat = action.seat
         tally = asked.get(seat)
         if tally is not None and action.do in DECISIONS and game.current == seat and not game.over:
-            hard = ai.reference(game, seat, record.seed, number, rollouts)
+            hard = ai.reference(game, seat, record.seed ^ salt, number, rollouts)
             tally[0] += 1
             tally[1] += same_choice(action, hard)
         apply_recorded(game, action)
@@ -229,14 +231,51 @@ def round_awards(text: str) -> tuple[Award, ...]:
         return ()
 
 
-def play_views(record: RoundRecord, names: list[str], round_number: int = 1) -> list[PublicView]:
-    """The table as everyone saw it at the deal and after each card played (and at the end)."""
+def plays(reviewed: ReviewedRound) -> int:
+    """How many cards the round saw played (none when it was forfeited before anyone played)."""
+    return sum(isinstance(e, Played) for move in reviewed.moves for e in move.events)
+
+
+@lru_cache(maxsize=64)
+def round_plays(text: str) -> int:
+    """The cards played in a stored round record (cached, as ``round_awards``); 0 for a record
+    that cannot be read or does not replay."""
+    try:
+        return plays(review(RoundRecord.from_text(text)))
+    except (RecordError, RuleError):
+        return 0
+
+
+def team_scores_around(scores: ScoreView) -> tuple[list[int], list[int]]:
+    """A team round's team totals as they stood while it was played and once it was scored,
+    from the scoreboard after it (whose last round is this one); empty lists without teams."""
+    teams = scores.teams
+    if not teams:
+        return [], []
+    last = scores.rounds[-1] if scores.rounds else (0,) * len(scores.totals)
+    before, after = [0] * teams, [0] * teams
+    for seat, total in enumerate(scores.totals):
+        after[seat % teams] += total
+        before[seat % teams] += total - (last[seat] if seat < len(last) else 0)
+    return before, after
+
+
+def play_views(
+    record: RoundRecord,
+    names: list[str],
+    round_number: int = 1,
+    team_scores: tuple[list[int], list[int]] = ([], []),
+) -> list[PublicView]:
+    """The table as everyone saw it at the deal and after each card played (and at the end);
+    ``team_scores``: a team round's team totals while it was played, and once scored."""
+    during, scored = team_scores
     game = record.new_game()
-    views = [public_view(game, names, round_number=round_number)]
+    views = [public_view(game, names, round_number=round_number, team_scores=during)]
     for action in record.actions:
         start = len(game.events)
         apply_recorded(game, action)
         played = any(isinstance(e, Played) for e in game.events[start:])
         if played or game.over:
-            views.append(public_view(game, names, round_number=round_number))
+            shown = scored if game.over and scored else during
+            views.append(public_view(game, names, round_number=round_number, team_scores=shown))
     return views

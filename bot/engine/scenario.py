@@ -18,6 +18,7 @@ from .errors import RuleError
 from .events import write_all
 from .game import MAX_PLAYERS, MIN_PLAYERS, Action, Do, Game
 from .house import HouseRules
+from .phase import Phase
 from .rules import DEFAULT_TARGET, Scoring
 from .teams import (
     TEAM_COUNTS,
@@ -240,7 +241,7 @@ def state_of(game: Game) -> dict[str, Any]:
         "winner": game.winner if game.winner >= 0 else None,
         "points": list(game.points) if over and game.points is not None else None,
     }
-    if game.awaiting == "respond":
+    if game.phase is Phase.RESPOND:
         state["penalty"] = game.penalty
     return state
 

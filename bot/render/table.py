@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 from PIL import Image, ImageDraw
 
@@ -250,6 +251,7 @@ def _seat(
     box: tuple[float, float, float, float],
     edition: Edition,
     words: Words,
+    berserk: str | None = None,
 ) -> None:
     kind = "gone" if not seat.active else "current" if seat.current else "seat"
     x0, y0, x1, y1 = box
@@ -269,6 +271,13 @@ def _seat(
             lambda: pill_label(
                 (34, 16), words.computer, 10, BOT_BLUE if active else (90, 90, 90), WHITE, pad=3
             ),
+        )
+        paste(img, tag, x1 - 8 - tag.width, y0 + 7)
+        name_right -= tag.width + 4
+    elif berserk is not None:  # only people go berserk: the computer's corner is free
+        tag = sprite(
+            ("berserk", berserk),
+            lambda: pill_label((44, 16), berserk, 10, UNO_RED, WHITE, pad=3),
         )
         paste(img, tag, x1 - 8 - tag.width, y0 + 7)
         name_right -= tag.width + 4
@@ -378,8 +387,19 @@ def _status(img: Image.Image, view: PublicView, words: Words) -> None:
         put_parts(img, STATUS_BOX, line, 16, WHITE, "center", stroke=3)
 
 
-def table_image(view: PublicView, words: Words = ENGLISH) -> tuple[Image.Image, list[str]]:
-    """The table picture and the face-up card codes it shows (for checks that nothing leaks)."""
+def berserk_tag(words: Words, seconds: int | None) -> str:
+    """A berserk seat's tag: the sword and its turn time (the sword alone without a timer)."""
+    return words.berserk.format(n=seconds) if seconds is not None else "⚔"
+
+
+def table_image(
+    view: PublicView,
+    words: Words = ENGLISH,
+    berserk: Collection[int] = (),
+    seconds: int | None = None,
+) -> tuple[Image.Image, list[str]]:
+    """The table picture and the face-up card codes it shows (for checks that nothing leaks);
+    the ``berserk`` seats are tagged with their turn time ``seconds``."""
     edition = Edition(view.edition)
     th = art.theme(edition)
     img = _backgrounds.get_or_make(edition, lambda: _background(edition)).copy()
@@ -395,7 +415,8 @@ def table_image(view: PublicView, words: Words = ENGLISH) -> tuple[Image.Image, 
     _status(img, view, words)
     count = len(view.seats)
     for i, seat in enumerate(view.seats):
-        _seat(img, seat, plate_box(i, count), edition, words)
+        tag = berserk_tag(words, seconds) if seat.seat in berserk else None
+        _seat(img, seat, plate_box(i, count), edition, words, tag)
     return img, drawn
 
 
@@ -420,7 +441,13 @@ def table_palette(edition: Edition) -> Image.Image:
     )
 
 
-def render_table(view: PublicView, *, words: Words = ENGLISH) -> bytes:
-    """The public table as PNG bytes."""
+def render_table(
+    view: PublicView,
+    *,
+    words: Words = ENGLISH,
+    berserk: Collection[int] = (),
+    seconds: int | None = None,
+) -> bytes:
+    """The public table as PNG bytes (``berserk``: seats tagged with their turn time)."""
     edition = Edition(view.edition)
-    return encode_png(table_image(view, words)[0], table_palette(edition))
+    return encode_png(table_image(view, words, berserk, seconds)[0], table_palette(edition))

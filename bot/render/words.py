@@ -32,6 +32,7 @@ class Words:
     dealer: str = N_("D")
     uno: str = N_("UNO!")
     catch: str = N_("catch!")
+    berserk: str = N_("⚔ {n} s")  # a tournament player on half the turn timer, its seconds
     left_table: str = N_("left the table")
     card_count: str = N_("× {n}")
     draw_pile: str = N_("{n} left")

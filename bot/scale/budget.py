@@ -11,7 +11,10 @@ limit, the rest to spare for the way from the bot to Discord.
 A slot is taken at the moment the request leaves, never reserved ahead: a request that finds
 none waits and asks again, so a loaded event loop that wakes it late cannot send it together
 with the requests whose slots came meanwhile. One request of a process asks at a time (in
-order); the others queue behind it.
+order); the others queue behind it. Between its slot and the socket a request still passes
+through aiohttp (a connection to open, the body written by a task of its own), so the last
+hook before its bytes leave ``renew``s the slot: one asked for over ``STALE`` s before is
+given up for a fresh one, and a late event loop bunches no more than a late answer does.
 """
 
 from __future__ import annotations
@@ -57,11 +60,26 @@ class Pace:
         return (1.0 + late + self.burst) / self.spacing + 1
 
 
-class Budget(Protocol):
-    """Something a request takes a slot from just before it leaves; returns the seconds it
-    was held up."""
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """A granted slot: when it was asked for (on the budget's clock; it was granted no earlier),
+    the seconds the budget has held its request so far, and how many slots it gave up for
+    leaving too late after them."""
 
-    async def take(self) -> float: ...
+    asked: float
+    waited: float
+    renewed: int = 0
+
+
+class Budget(Protocol):
+    """Something a request takes a slot from just before it leaves, and renews the slot with
+    at the last moment before its bytes go out."""
+
+    async def take(self) -> Slot: ...
+
+    async def renew(self, slot: Slot) -> Slot:
+        """``slot`` while its request may still leave on it, else a fresh one."""
+        ...
 
 
 class Slots(Protocol):
@@ -99,7 +117,7 @@ class _Taker:
         self.clock = clock
         self._turn = asyncio.Lock()  # FIFO: the requests of this process in order
 
-    async def take_from(self, slots: Slots) -> float:
+    async def take_from(self, slots: Slots) -> Slot:
         """Wait for a slot of ``slots``; StorageError (the shared one) passes through."""
         began = self.clock()
         async with self._turn:
@@ -108,9 +126,20 @@ class _Taker:
                 wait = await slots.try_take(BUDGET, self.pace.spacing, self.pace.burst)
                 if wait <= 0:
                     if self.clock() - asked <= STALE:
-                        return self.clock() - began
+                        return Slot(asked, self.clock() - began)
                     continue  # granted too long ago to count on: take a fresh one
                 await self.sleep(wait)
+
+    def fresh(self, slot: Slot) -> bool:
+        """Whether a request leaving now on ``slot`` leaves within STALE of its grant."""
+        return self.clock() - slot.asked <= STALE
+
+
+async def _renewed(slot: Slot, fresh: bool, take: Callable[[], Awaitable[Slot]]) -> Slot:
+    if fresh:
+        return slot
+    again = await take()
+    return Slot(again.asked, slot.waited + again.waited, slot.renewed + 1)
 
 
 class LocalBudget:
@@ -121,8 +150,11 @@ class LocalBudget:
         self.slots = LocalSlots(clock=clock)
         self._taker = _Taker(pace, sleep, clock)
 
-    async def take(self) -> float:
+    async def take(self) -> Slot:
         return await self._taker.take_from(self.slots)
+
+    async def renew(self, slot: Slot) -> Slot:
+        return await _renewed(slot, self._taker.fresh(slot), self.take)
 
 
 class SharedBudget:
@@ -144,9 +176,9 @@ class SharedBudget:
         self._taker = _Taker(pace, sleep, clock)
         self._failing = False
 
-    async def take(self) -> float:
+    async def take(self) -> Slot:
         try:
-            waited = await self._taker.take_from(self.shared)
+            slot = await self._taker.take_from(self.shared)
         except StorageError as error:
             if not self._failing:
                 log.warning("the shared REST budget is unreachable, pacing alone: %s", error)
@@ -155,7 +187,10 @@ class SharedBudget:
         if self._failing:
             log.info("the shared REST budget is reachable again")
             self._failing = False
-        return waited
+        return slot
+
+    async def renew(self, slot: Slot) -> Slot:
+        return await _renewed(slot, self._taker.fresh(slot), self.take)
 
 
 class Switch:
@@ -165,5 +200,8 @@ class Switch:
     def __init__(self, budget: Budget) -> None:
         self.budget = budget
 
-    async def take(self) -> float:
+    async def take(self) -> Slot:
         return await self.budget.take()
+
+    async def renew(self, slot: Slot) -> Slot:
+        return await self.budget.renew(slot)

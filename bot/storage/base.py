@@ -28,7 +28,7 @@ from .models import (
     TournamentMatch,
     TournamentRecord,
 )
-from .rows import check_page, scope, settings_params
+from .rows import check_page, scope, settings_params, tournament_state
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -86,14 +86,6 @@ def tournament_row(record: Mapping[str, Any]) -> TournamentRecord:
     if row.kind not in ("arena", "knockout") or row.version < 1:
         raise ValueError(f"not a tournament record: kind {row.kind}, version {row.version}")
     return row
-
-
-def tournament_state(row: TournamentRecord) -> dict[str, Any]:
-    """A stored tournament's record as its layer saved it (``finished`` from the row)."""
-    state: dict[str, Any] = json.loads(row.state)
-    state["finished"] = row.finished_at is not None
-    state["finished_at"] = row.finished_at
-    return state
 
 
 class Storage:

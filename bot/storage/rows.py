@@ -1,4 +1,5 @@
-"""Database rows into typed records, and the column lists both backends select in that order."""
+"""Database rows into typed records, the column lists both backends select in that order, and
+the values (and a statement) both backends write."""
 
 from __future__ import annotations
 
@@ -38,6 +39,28 @@ class Row(Protocol):
 TOURNAMENT_COLUMNS = (
     "tournament_id, guild_id, channel_id, kind, state, version, opened_at, finished_at"
 )
+
+
+def tournament_upsert(marks: str) -> str:
+    """Insert a tournament, or replace an older version of it (``marks``: the backend's eight
+    placeholders for ``tournament_params``); nothing changes when the stored one is as new."""
+    return f"""
+INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) VALUES ({marks})
+ON CONFLICT (tournament_id) DO UPDATE SET
+    channel_id = excluded.channel_id, state = excluded.state, version = excluded.version,
+    finished_at = excluded.finished_at
+WHERE excluded.version > tournaments.version
+"""
+
+
+def tournament_params(r: TournamentRecord) -> tuple[Any, ...]:
+    """A tournament's values in TOURNAMENT_COLUMNS order."""
+    return (
+        *(r.tournament_id, r.guild_id, r.channel_id, r.kind),
+        *(r.state, r.version, r.opened_at, r.finished_at),
+    )
+
+
 # A tournament's matches, one row per seat: by number, then by place (ties in seat order).
 TOURNAMENT_MATCH_COLUMNS = "m.number, m.match_uid, p.user_id"
 
@@ -48,6 +71,14 @@ def tournament_from(row: Row) -> TournamentRecord:
     return TournamentRecord(
         str(uid), int(guild), int(channel), str(kind), str(state), int(version), opened, finished
     )
+
+
+def tournament_state(row: TournamentRecord) -> dict[str, Any]:
+    """A stored tournament's record as its layer saved it (``finished`` from the row)."""
+    state: dict[str, Any] = json.loads(row.state)
+    state["finished"] = row.finished_at is not None
+    state["finished_at"] = row.finished_at
+    return state
 
 
 def tournament_matches_from(rows: Iterable[Row]) -> list[TournamentMatch]:
@@ -76,7 +107,7 @@ RESULT_COLUMNS = (
 )
 DETAIL_COLUMNS = (
     "number, match_uid, guild_id, channel_id, season, edition, scoring, target, started_at, "
-    "finished_at, rounds, round_winners, events, house_rules, teams"
+    "finished_at, rounds, round_winners, events, house_rules, teams, tournament_id"
 )
 BOARD_COLUMNS = "s.user_id, COALESCE(n.name, ''), s.matches, s.wins, s.points, s.ordinal, s.rated"
 STATS_COLUMNS = (
@@ -91,7 +122,7 @@ EXPORT_STANDING_COLUMNS = (
 )
 EXPORT_MATCH_COLUMNS = (
     "match_id, number, match_uid, season, channel_id, edition, scoring, target, started_at, "
-    "finished_at, rounds, round_winners, events, house_rules, teams"
+    "finished_at, rounds, round_winners, events, house_rules, teams, tournament_id"
 )
 _EXPORT_STANDING_KEYS = (
     "season",
@@ -290,6 +321,7 @@ def detail_from(row: Row, players: list[PlayerResult]) -> MatchDetail:
         events=json.loads(row[12]),
         house_rules=house_rules_from(row[13]),
         teams=row[14],
+        tournament_id=row[15],
     )
 
 
@@ -302,11 +334,13 @@ def export_document(
     standings: list[Row],
     matches: list[Row],
     seats: list[Row],
+    tournaments: list[Row],
 ) -> dict[str, Any]:
     """Everything of one server as JSON-ready data, from rows read in one snapshot.
 
     Matches are EXPORT_MATCH_COLUMNS rows; seats are (match_id, RESULT_COLUMNS...) rows. The
     internal match_id only joins them: the document numbers matches as the server does.
+    Tournaments are TOURNAMENT_COLUMNS rows, given as their layer saved them.
     """
     by_match: dict[int, list[dict[str, Any]]] = {}
     for seat in seats:
@@ -329,6 +363,7 @@ def export_document(
                 "events": json.loads(match[12]),
                 "house_rules": house_rules_from(match[13]),
                 "teams": match[14],
+                "tournament_id": match[15],  # null: an ordinary match
                 "players": by_match.get(match[0], []),
             }
         )
@@ -347,4 +382,5 @@ def export_document(
         "players": [{"user_id": row[0], "name": row[1]} for row in names],
         "standings": standing_documents,
         "matches": documents,
+        "tournaments": [tournament_state(tournament_from(row)) for row in tournaments],
     }

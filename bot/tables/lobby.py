@@ -43,6 +43,7 @@ def new_table(
     locale: str = "en",
     tournament_id: str | None = None,
     berserk: Sequence[int] = (),
+    tournament_message_id: int | None = None,
 ) -> Table:
     """A lobby with the host seated (turn timer settings come from the server's); a rematch
     keeps the finished match's ``seats`` in their order, the host among them."""
@@ -72,6 +73,7 @@ def new_table(
         locale=locale,
         tournament_id=tournament_id,
         berserk=list(berserk),
+        tournament_message_id=tournament_message_id,
     )
 
 

@@ -184,14 +184,15 @@ class TableManager:
         locale: str = "en",
         tournament_id: str | None = None,
         berserk: Sequence[int] = (),
+        tournament_message_id: int | None = None,
     ) -> Outcome:
         """Open a lobby with the host seated; without threads, one game per channel.
         ``locale``: the language its public messages speak (the server's).
 
         A rematch (``rematch_of``: the finished table) seats ``seats`` again, and opens only
         once, and not while another lobby waits in the channel. A tournament's table names its
-        ``tournament_id`` (its match is recorded as the tournament's) and the users on half the
-        turn timer (``berserk``)."""
+        ``tournament_id`` (its match is recorded as the tournament's), the users on half the
+        turn timer (``berserk``) and the tournament's message its scoreboard points back to."""
         async with self.registry.hold(table_id):
             if rematch_of is not None:
                 if (opened := self.rematch_for(rematch_of)) is not None:
@@ -225,6 +226,7 @@ class TableManager:
                 locale=locale,
                 tournament_id=tournament_id,
                 berserk=berserk,
+                tournament_message_id=tournament_message_id,
             )
             return Outcome(await self.registry.commit(table), changed=True)
 

@@ -61,6 +61,9 @@ ENGLISH: dict[str, Text] = {
         "A lobby is already open in this channel: join that one, or finish it first."
     ),
     "rematch_players_only": N_("Only the players of this match can ask for a rematch."),
+    "rematch_tournament": N_(
+        "This match was a tournament's table: the tournament seats its players at their next table."
+    ),
     "rematch_gone": N_("This rematch offer has expired: start a new game with /uno new."),
     "rematch_opened": N_("The rematch lobby is open: {link}"),
     "broken_button": N_("That button was out of date: it does nothing any more."),

@@ -24,7 +24,7 @@ from bot.engine import (
 from bot.engine.cards import CARD_INDEX, WILD_DRAW4, Edition
 from bot.engine.penalties import answer_kind
 from bot.engine.record import revealed
-from bot.engine.review import Award, round_awards
+from bot.engine.review import Award, round_awards, round_plays
 
 from .names import safe_name
 from .notes import Note
@@ -81,6 +81,11 @@ class TableSnapshot:
     commitment: str | None = None
     revealed_seed: int | None = None
     awards: tuple[Award, ...] = ()  # the finished round's moments worth naming
+    tournament_id: str | None = None  # the server tournament this table plays for
+    tournament_message_id: int | None = None  # that tournament's standings message
+    berserk: tuple[int, ...] = ()  # the seats on half the turn timer (a tournament's berserk)
+    berserk_seconds: int | None = None  # their turn time (None: no turn timer)
+    round_plays: int = 0  # the cards the finished round saw played (0: nothing to recap)
 
     @property
     def game_channel_id(self) -> int:
@@ -113,6 +118,16 @@ class TableSnapshot:
             if seat.user_id == user_id and seat.computer is None:
                 return index
         return None
+
+    @property
+    def tournament_link(self) -> str | None:
+        """Where a tournament table points its players back to: the standings message, else
+        the tournament's channel (None: not a tournament's table)."""
+        if self.tournament_id is None:
+            return None
+        where = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}"
+        message = self.tournament_message_id
+        return where if message is None else f"{where}/{message}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,13 +230,25 @@ def snapshot_of(table: Table) -> TableSnapshot:
         old_messages=tuple(table.old_messages),
         ping_message_id=table.ping_message_id,
         rematch_of=table.rematch_of,
+        tournament_id=table.tournament_id,
+        tournament_message_id=table.tournament_message_id,
+        **berserk_of(table),
         **shuffle_proof(table, over),
     )
 
 
+def berserk_of(table: Table) -> dict[str, Any]:
+    """The seats that went berserk and their (halved) turn time."""
+    seats = tuple(s for s, seat in enumerate(table.seats) if seat.user_id in table.berserk)
+    if not seats:
+        return {}
+    seconds = table.seconds_for(seats[0]) if table.turn_seconds else None
+    return {"berserk": seats, "berserk_seconds": seconds}
+
+
 def shuffle_proof(table: Table, over: bool) -> dict[str, Any]:
     """The commitment shown at the deal; after the round the seed that opens it, and the
-    round's awards."""
+    round's awards and plays."""
     match = table.match
     if match is None:
         return {}
@@ -231,7 +258,12 @@ def shuffle_proof(table: Table, over: bool) -> dict[str, Any]:
     opened = revealed(last) if last else None
     if opened is None:
         return {}
-    return {"commitment": opened[0], "revealed_seed": opened[1], "awards": round_awards(last)}
+    return {
+        "commitment": opened[0],
+        "revealed_seed": opened[1],
+        "awards": round_awards(last),
+        "round_plays": round_plays(last),
+    }
 
 
 def hand_of(table: Table, seat: int) -> HandSnapshot | None:

@@ -107,6 +107,7 @@ class Table:
     rematch_of: str | None = None  # the finished table this lobby is the rematch of
     tournament_id: str | None = None  # the server tournament this table plays for
     berserk: list[int] = field(default_factory=list)  # users on half the turn timer
+    tournament_message_id: int | None = None  # the tournament's standings message, if posted
     # Not saved: after a restart nobody can be racing a click drawn before it.
     moves: list[Move] = field(default_factory=list)
 
@@ -217,6 +218,7 @@ class Table:
             "rematch_of": self.rematch_of,
             "tournament_id": self.tournament_id,
             "berserk": self.berserk,
+            "tournament_message_id": self.tournament_message_id,
         }
         try:
             return orjson.dumps(record).decode()
@@ -265,4 +267,5 @@ class Table:
             rematch_of=data.get("rematch_of"),
             tournament_id=data.get("tournament_id"),
             berserk=[int(u) for u in data.get("berserk", [])],
+            tournament_message_id=data.get("tournament_message_id"),
         )

@@ -20,6 +20,24 @@ log = logging.getLogger(__name__)
 ThreadFor = Callable[[Tournament, str], Awaitable[int | None]]
 
 
+def places_of(table: TableSnapshot, placings: Sequence[int]) -> list[int]:
+    """At a team table, each of the placings' place: its team's (the winning team first, the
+    others by their total); empty at other tables, where the order is the place."""
+    scores = table.scores
+    if not table.rules.teams or scores is None or not scores.team_totals:
+        return []
+    teams = table.rules.teams
+    lowest = scores.scoring == "lowest"
+
+    def key(team: int) -> tuple[bool, int]:
+        total = scores.team_totals[team]
+        return (team not in scores.winner_teams, total if lowest else -total)
+
+    ranked = sorted({key(team) for team in range(teams)})
+    seat_of = {seat.user_id: s for s, seat in enumerate(table.seats)}
+    return [ranked.index(key(seat_of[u] % teams)) for u in placings]
+
+
 def placings_of(table: TableSnapshot) -> list[int]:
     """A finished table's players as the league places them: the winners, then those still
     in by points (fewest first when lowest scores win), leavers last."""
@@ -80,6 +98,7 @@ class ManagedTables:
             locale=str(options.get("locale", "en")),
             tournament_id=tournament.tournament_id,
             berserk=sorted(berserk),
+            tournament_message_id=tournament.standings_message_id,
         )
         thread_id = await self.thread_for(tournament, table_id) if self.thread_for else None
         await self.tables.act(table_id, host, Start(thread_id))
@@ -91,7 +110,9 @@ class ManagedTables:
         if self.tournaments.owner_of(table.table_id) is None:
             return
         if table.status is Status.FINISHED:
-            report = self.tournaments.table_finished(table.table_id, placings_of(table))
+            placings = placings_of(table)
+            places = places_of(table, placings)
+            report = self.tournaments.table_finished(table.table_id, placings, places)
         else:
             report = self.tournaments.table_abandoned(table.table_id)
         task = asyncio.get_running_loop().create_task(report)

@@ -52,6 +52,7 @@ class TableFate:
 
     playing: bool
     placings: tuple[int, ...] = ()  # its players in order, when it finished; else it closed
+    places: tuple[int, ...] = ()  # their places where partners share one (team tables)
 
 
 TableCheck = Callable[[Tournament, str], Awaitable[TableFate]]
@@ -188,19 +189,22 @@ class TournamentManager:
             except StorageError:
                 log.warning("could not save tournament %s's message id", tournament_id)
 
-    async def table_finished(self, table_id: str, placings: Sequence[int]) -> Finish | None:
-        """A tournament table's match ended with these players in order (None: not ours)."""
+    async def table_finished(
+        self, table_id: str, placings: Sequence[int], places: Sequence[int] = ()
+    ) -> Finish | None:
+        """A tournament table's match ended with these players in order, ``places`` their
+        places where partners share one (None: not ours)."""
         async with self._lock:
             t = self.owner_of(table_id)
             if t is None:
                 return None
             before = t.to_dict()
-            done = t.finish(table_id, placings, self.clock())
+            done = t.finish(table_id, placings, self.clock(), places)
             try:
                 await self._commit(t)
             except TournamentError:
                 self._rollback(before)
-                self._retry(table_id, lambda: self.table_finished(table_id, placings))
+                self._retry(table_id, lambda: self.table_finished(table_id, placings, places))
                 return None
             return done
 
@@ -243,7 +247,7 @@ class TournamentManager:
                     if fate.playing:
                         continue
                     if fate.placings:
-                        t.finish(table_id, fate.placings, now)
+                        t.finish(table_id, fate.placings, now, fate.places)
                     else:
                         t.abandon(table_id, now)
                 try:

@@ -19,6 +19,7 @@ MAX_TABLE = 4
 ADVANCE = 2
 STREAK_TO_DOUBLE = 2
 BERSERK_BONUS = 1
+TEAM_TABLE = 4  # a team arena's table: two teams of two, partners opposite
 
 
 class Kind(Enum):
@@ -50,6 +51,12 @@ class Finish:
     berserk: frozenset[int] = frozenset()
     finished_at: float = 0.0
     round: int = 0
+    # Each player's place (0: first) where partners share their team's; empty: by order.
+    places: tuple[int, ...] = ()
+
+    def place_of(self, index: int) -> int:
+        """The place of the player at ``index`` of the placings."""
+        return self.places[index] if index < len(self.places) else index
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +102,10 @@ def standings(entrants: Mapping[int, Entrant], finishes: Iterable[Finish]) -> li
     wins = dict.fromkeys(entrants, 0)
     streak = dict.fromkeys(entrants, 0)
     for finish in finishes:
-        for place, user_id in enumerate(finish.placings):
+        for index, user_id in enumerate(finish.placings):
             if user_id not in points:
                 continue
+            place = finish.place_of(index)
             berserk = user_id in finish.berserk
             points[user_id] += game_points(place, berserk=berserk, streak=streak[user_id])
             games[user_id] += 1
@@ -166,6 +174,11 @@ class Tournament:
 
     def standings(self) -> list[Standing]:
         return standings(self.entrants, self.finishes)
+
+    @property
+    def teams(self) -> int:
+        """Teams at every table (2: two teams of two, each scoring its place), or 0."""
+        return int(self.options.get("teams", 0))
 
     def over(self, now: float) -> bool:
         """No more tables will open."""
@@ -240,10 +253,11 @@ class Tournament:
         many tables as there are people waiting, one person swapped in where needed)."""
         queue = sorted(self.waiting, key=lambda u: (self.waiting[u], u))
         people = [u for u in queue if self.entrants[u].computer is None]
-        tables = min(len(table_sizes(len(queue))), len(people))
+        least, most = (TEAM_TABLE, TEAM_TABLE) if self.teams else (MIN_TABLE, MAX_TABLE)
+        tables = min(len(table_sizes(len(queue), least=least, most=most)), len(people))
         if tables == 0:
             return []
-        seated = min(len(queue), tables * MAX_TABLE)
+        seated = min(len(queue), tables * most)
         base, extra = divmod(seated, tables)
         groups: list[list[int]] = []
         at = 0
@@ -315,8 +329,11 @@ class Tournament:
     def berserk_at(self, table_id: str) -> frozenset[int]:
         return frozenset(u for u in self.tables.get(table_id, ()) if u in self.berserk)
 
-    def finish(self, table_id: str, placings: Sequence[int], now: float) -> Finish:
-        """A table ended with these players in order (leavers last); arena players wait again."""
+    def finish(
+        self, table_id: str, placings: Sequence[int], now: float, places: Sequence[int] = ()
+    ) -> Finish:
+        """A table ended with these players in order (leavers last), ``places`` their places
+        where partners share one; arena players wait again."""
         players = self.tables.pop(table_id, None)
         if players is None:
             raise TournamentError("tournament_no_table")
@@ -324,7 +341,10 @@ class Tournament:
         ordered += [u for u in players if u not in ordered]
         berserk = frozenset(u for u in players if u in self.berserk)
         self.berserk -= berserk
-        done = Finish(table_id, tuple(ordered), berserk, now, self.round)
+        shared = dict(zip(placings, places, strict=False))
+        last = max(shared.values(), default=-1) + 1
+        kept = tuple(shared.get(u, last) for u in ordered) if shared else ()
+        done = Finish(table_id, tuple(ordered), berserk, now, self.round, kept)
         self.finishes.append(done)
         if self.kind is Kind.ARENA and not self.over(now):
             for user_id in ordered:
@@ -396,6 +416,8 @@ class Tournament:
                 [f.table_id, list(f.placings), sorted(f.berserk), f.finished_at, f.round]
                 for f in self.finishes
             ],
+            # Apart from the finishes, whose five fields older processes unpack.
+            "places": {f.table_id: list(f.places) for f in self.finishes if f.places},
             "drawn": self.drawn,
             "started": self.started,
             "round": self.round,
@@ -409,6 +431,7 @@ class Tournament:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Tournament:
+        places: Mapping[str, list[int]] = data.get("places", {})
         return cls(
             tournament_id=data["tournament_id"],
             kind=Kind(data["kind"]),
@@ -424,7 +447,8 @@ class Tournament:
             berserk=set(data["berserk"]),
             tables={t: tuple(p) for t, p in data["tables"]},
             finishes=[
-                Finish(t, tuple(p), frozenset(b), at, r) for t, p, b, at, r in data["finishes"]
+                Finish(t, tuple(p), frozenset(b), at, r, tuple(places.get(t, ())))
+                for t, p, b, at, r in data["finishes"]
             ],
             drawn=data["drawn"],
             started=data["started"],

@@ -15,6 +15,7 @@ from .items import LEAGUE_ITEMS
 if TYPE_CHECKING:
     from bot.client import UnoBot
 
+TOURNAMENT_FINISHED = "on_uno_tournament_finished"  # dispatched with the finished Tournament
 # Each running bot's announcer, so that teardown can stop it hearing of changes.
 ANNOUNCERS: dict[int, AchievementAnnouncer] = {}
 
@@ -35,12 +36,14 @@ async def setup(bot: UnoBot) -> None:
     )
     ANNOUNCERS[id(bot)] = announcer
     bot.tables.subscribe(announcer.on_change)
+    bot.add_listener(announcer.on_tournament_finished, TOURNAMENT_FINISHED)
 
 
 async def teardown(bot: UnoBot) -> None:
     announcer = ANNOUNCERS.pop(id(bot), None)
     if announcer is not None:
         bot.tables.unsubscribe(announcer.on_change)
+        bot.remove_listener(announcer.on_tournament_finished, TOURNAMENT_FINISHED)
     bot.remove_dynamic_items(*LEAGUE_ITEMS)
     remove_from_group(bot, LEAGUE_ADMIN_COMMANDS, ADMIN_GROUP)
     remove_from_group(bot, LEAGUE_COMMANDS)

@@ -36,7 +36,8 @@ from .items import (
     leaderboard_message,
 )
 from .presenters import ACCENT, points, provisional_note, rating_text, season_label
-from .profile import profile_message
+from .profile import TOURNAMENTS_COUNTED, profile_message
+from .tournaments_export import tournament_documents
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HISTORY_SIZE = 10
-TOURNAMENTS_COUNTED = 200  # a player's results in the server's newest finished tournaments
 NEEDS_MANAGE = N_("You need the Manage Server permission for that.")
 
 
@@ -342,6 +342,8 @@ async def _export(interaction: Itx, fmt: str) -> None:
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     data = await storage_of(interaction).export_guild(interaction.guild_id)
+    known = {player["user_id"] for player in data["players"]}
+    data["tournaments"] = tournament_documents(data.get("tournaments", []), known)
     csv_wanted = fmt == "csv"
     body = export_csv(data) if csv_wanted else json.dumps(data, indent=2, ensure_ascii=False)
     filename = f"uno-{interaction.guild_id}.{'csv' if csv_wanted else 'json'}"

@@ -7,7 +7,7 @@ import io
 from typing import Any
 
 MATCH_KEYS = ["match_id", "match_uid", "season", "edition", "scoring", "target"]
-MATCH_KEYS += ["started_at", "finished_at"]
+MATCH_KEYS += ["started_at", "finished_at", "tournament_id"]
 SEAT_KEYS = ["seat", "user_id", "name", "points", "place", "winner", "computer"]
 SEAT_KEYS += ["rating_before", "rating_after"]
 

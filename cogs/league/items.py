@@ -347,8 +347,8 @@ def forget_layout(guild_id: int, user_id: int, tongue: Lang = ENGLISH_LANG) -> u
             + _("Erase your league records?")
             + "\n"
             + _(
-                "Your standings and name are deleted on this server, and your seats in past "
-                "matches become “Former player”. This cannot be undone."
+                "Your standings and name are deleted on this server, and past matches name you "
+                "only as “a former player”. This cannot be undone."
             )
         )
     )

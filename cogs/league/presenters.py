@@ -14,6 +14,8 @@ from bot.tables.names import safe_name, safe_text
 from bot.tables.teams import team_mark
 from cogs.ui.lobby import team_name
 
+from .former import A_FORMER_PLAYER, sentence_start, stored_names
+
 ACCENT = 0xF7C600
 PROVISIONAL_NOTE = N_("? provisional: fewer than {count} rated matches. Everyone starts at 1000.")
 TEXT_LIMIT = 3500  # a V2 message allows 4000 characters of text in all
@@ -117,7 +119,10 @@ def history_text(matches: list[MatchSummary], tongue: Lang = ENGLISH_LANG) -> st
     if not matches:
         lines.append(_("No finished matches yet."))
     for m in matches:
-        winners = ", ".join(f"{team_badge(w)}**{safe_name(w.name)}**" for w in m.winners)
+        told = stored_names(m.winners, tongue).told
+        winners = ", ".join(
+            f"{team_badge(w)}**{safe_name(name)}**" for w, name in zip(m.winners, told, strict=True)
+        )
         winners = winners or _("nobody")
         players = tongue.ngettext("{count} player", "{count} players", m.players).format(
             count=m.players
@@ -140,7 +145,10 @@ def history_text(matches: list[MatchSummary], tongue: Lang = ENGLISH_LANG) -> st
 def match_text(detail: MatchDetail, tongue: Lang = ENGLISH_LANG) -> str:
     """A match round by round: who went out, points added and running totals."""
     _ = tongue.gettext
-    names = {p.seat: safe_name(p.name) for p in detail.players}
+    seats = [p.seat for p in detail.players]
+    stored = stored_names(detail.players, tongue)
+    names = {seat: safe_name(name) for seat, name in zip(seats, stored.labels, strict=True)}
+    told = {seat: safe_name(name) for seat, name in zip(seats, stored.told, strict=True)}
     if detail.target:
         target = " " + _("to {target}").format(target=detail.target)
     else:
@@ -169,13 +177,14 @@ def match_text(detail: MatchDetail, tongue: Lang = ENGLISH_LANG) -> str:
             f"{points(p.points, tongue)}{change}"
         )
     lines.append("**" + _("Rounds") + "**")
+    told_former = safe_name(_(A_FORMER_PLAYER))
     for r in detail.rounds:
-        out = names.get(r.winner_seat, "?") if r.winner_seat is not None else _("nobody")
+        out = told.get(r.winner_seat, "?") if r.winner_seat is not None else _("nobody")
         gains = ", ".join(
             f"{names.get(seat, '?')} +{pts}" for seat, pts in enumerate(r.points) if pts
         )
         totals = " · ".join(f"{names.get(seat, '?')} {t}" for seat, t in enumerate(r.totals))
-        went = _("{player} went out").format(player=out)
+        went = sentence_start(_("{player} went out").format(player=out), told_former)
         lines.append(f"{r.number}. {went}" + (f" ({gains})" if gains else "") + f" — {totals}")
     text = "\n".join(lines)
     if len(text) > TEXT_LIMIT:
@@ -194,7 +203,7 @@ def team_lines(detail: MatchDetail, tongue: Lang = ENGLISH_LANG) -> str:
     order = sorted(teams, key=lambda t: (min(p.place for p in teams[t]), t))
     lines = []
     for team in order:
-        members = ", ".join(safe_name(p.name) for p in teams[team])
+        members = ", ".join(safe_name(name) for name in stored_names(teams[team], tongue).labels)
         total = points(sum(p.points for p in teams[team]), tongue)
         star = "🏆 " if any(p.winner for p in teams[team]) else ""
         lines.append(f"{star}{team_name(team, tongue)} ({members}) · {total}")

@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 
 PROFILE_IMAGE = "profile.png"
 CHART_POINTS = 60  # the newest rated matches the chart shows
+TOURNAMENTS_COUNTED = 200  # a player's results in the server's newest finished tournaments
 ACHIEVEMENT_NAMES = {
     "first_win": N_("First win"),
     "tournament_podium": N_("Tournament podium"),

@@ -20,21 +20,29 @@ from discord import ui
 from bot.engine.errors import RuleError
 from bot.engine.match import ScoreView
 from bot.engine.record import RecordError, RoundRecord
-from bot.engine.review import play_views
-from bot.i18n import ENGLISH_LANG, Lang
+from bot.engine.review import play_views, round_plays, team_scores_around
+from bot.i18n import ENGLISH_LANG, N_, Lang
 from bot.i18n.pictures import picture_words
 from bot.pictures import PictureQueue, Priority
 from bot.render.recap import render_recap
 from bot.render.words import Words
-from bot.storage.models import MatchDetail
 from cogs.lang import user_lang
 from cogs.replies import NO_PINGS, let_go, say
 from cogs.ui.table import alt_text
 
 from .common import guarded, storage_of
+from .former import SeatNames
 from .presenters import ACCENT
 from .replay import NO_SUCH_MATCH, OTHER_SERVER, load_round
-from .rounds import DAMAGED, NOT_RECORDED, picked, present_names, round_of, round_select
+from .rounds import (
+    DAMAGED,
+    NOT_RECORDED,
+    picked,
+    present_seat_names,
+    round_of,
+    round_select,
+    scores_after,
+)
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -44,6 +52,9 @@ log = logging.getLogger(__name__)
 RECAP_IMAGE = "recap.webp"
 RECAPS_KEPT = 4  # table recaps kept drawn (a long round's is under 1 MB)
 RECAP_TEMPLATE = r"unocap:(?P<guild>[0-9]{1,20}):(?P<number>[0-9]{1,19})"
+NOTHING_PLAYED = N_(
+    "No card was played in that round (it was forfeited): there is nothing to recap."
+)
 
 
 class RecapSelect(ui.DynamicItem[ui.Select[Any]], template=RECAP_TEMPLATE):
@@ -69,25 +80,6 @@ class RecapSelect(ui.DynamicItem[ui.Select[Any]], template=RECAP_TEMPLATE):
         await guarded(interaction, on_recap(interaction, self, picked(interaction)))
 
 
-def scores_after(detail: MatchDetail, round_number: int, names: list[str]) -> ScoreView:
-    """The scoreboard as it stood after ``round_number``."""
-    rounds = detail.rounds[:round_number]
-    totals = tuple(rounds[-1].totals) if rounds else (0,) * len(names)
-    return ScoreView(
-        edition=detail.edition,  # type: ignore[arg-type]
-        names=tuple(names),
-        rounds=tuple(tuple(r.points) for r in rounds),
-        totals=totals,
-        target=detail.target,
-        scoring=detail.scoring,
-        round_winners=tuple(r.winner_seat for r in rounds),
-        winners=tuple(p.seat for p in detail.players if p.winner)
-        if round_number == len(detail.rounds)
-        else (),
-        active=(True,) * len(names),
-    )
-
-
 def picture_queue(client: Any) -> PictureQueue | None:
     """The game's picture queue, where the game cog keeps it (None before it loads)."""
     for cog in getattr(client, "cogs", {}).values():
@@ -99,7 +91,8 @@ def picture_queue(client: Any) -> PictureQueue | None:
 
 @dataclass(frozen=True, slots=True)
 class Recap:
-    """A drawn recap: the picture and what its alt text tells."""
+    """A drawn recap: the picture and what its alt text tells (no picture when no card was
+    played)."""
 
     data: bytes
     plays: int
@@ -110,9 +103,11 @@ def draw_recap(
     record: RoundRecord, names: list[str], round_number: int, scores: ScoreView, words: Words
 ) -> Recap:
     """Replay the round and draw its recap (slow: on a worker thread)."""
-    views = play_views(record, names, round_number)
-    data = render_recap(views, scores, words=words)
-    return Recap(data, len(views) - 1, views[-1].winner)
+    played = round_plays(record.to_text())
+    views = play_views(record, names, round_number, team_scores_around(scores))
+    if not played:
+        return Recap(b"", 0, views[-1].winner)
+    return Recap(render_recap(views, scores, words=words), played, views[-1].winner)
 
 
 async def drawn(client: Any, *args: Any) -> Recap:
@@ -158,12 +153,16 @@ async def send_recap(
     interaction: discord.Interaction[UnoBot],
     recap: Recap,
     head: str,
-    names: list[str],
+    told: list[str],
     round_number: int,
 ) -> None:
-    """The recap, privately, with its alt text (the interaction answered already)."""
+    """The recap, privately, with its alt text (the interaction answered already; ``told``: the
+    names as a sentence tells them)."""
     tongue = user_lang(interaction)
-    winner = names[recap.winner] if recap.winner is not None else tongue.gettext("nobody")
+    if not recap.data:
+        await say(interaction, tongue.gettext(NOTHING_PLAYED))
+        return
+    winner = told[recap.winner] if recap.winner is not None else tongue.gettext("nobody")
     alt = tongue.ngettext(
         "Animated recap of round {round}: {count} card played, then {winner} went out.",
         "Animated recap of round {round}: {count} cards played, then {winner} went out.",
@@ -207,7 +206,8 @@ async def on_recap(
         return
     detail, record = loaded
     await interaction.response.defer(ephemeral=True, thinking=True)
-    names = await present_names(interaction.guild, detail.players, tongue)
+    seats = await present_seat_names(interaction.guild, detail.players, tongue)
+    names = seats.labels
     scores = scores_after(detail, round_number, names)
     recap = await drawn(
         interaction.client, record, names, round_number, scores, picture_words(tongue)
@@ -215,7 +215,7 @@ async def on_recap(
     head = "### 🎞 " + _("Recap · match #{number} · round {round}").format(
         number=detail.number, round=round_number
     )
-    await send_recap(interaction, recap, head, names, round_number)
+    await send_recap(interaction, recap, head, seats.told, round_number)
 
 
 # ----- the end-of-round message's Recap -----
@@ -223,14 +223,15 @@ async def on_recap(
 
 async def table_round(
     interaction: discord.Interaction[UnoBot], table_id: str, round_number: int
-) -> tuple[RoundRecord, list[str], ScoreView] | None:
+) -> tuple[RoundRecord, SeatNames, ScoreView] | None:
     """The round's record, names and scores: from the live table, else from the league (names
     there only of members still in the server); None when neither has it."""
     live = await interaction.client.tables.finished_round(table_id, round_number)
     if live is not None:
         if live.guild_id != interaction.guild_id:
             return None
-        return RoundRecord.from_text(live.record), list(live.names), live.scores
+        names = list(live.names)
+        return RoundRecord.from_text(live.record), SeatNames(names, names), live.scores
     if interaction.guild_id is None:
         return None
     storage = storage_of(interaction)
@@ -240,8 +241,8 @@ async def table_round(
     text = await storage.round_record(detail.guild_id, detail.number, round_number)
     if text is None:
         return None
-    names = await present_names(interaction.guild, detail.players, user_lang(interaction))
-    return RoundRecord.from_text(text), names, scores_after(detail, round_number, names)
+    seats = await present_seat_names(interaction.guild, detail.players, user_lang(interaction))
+    return RoundRecord.from_text(text), seats, scores_after(detail, round_number, seats.labels)
 
 
 async def table_recap(
@@ -264,7 +265,8 @@ async def on_table_recap(
         if found is None:
             await say(interaction, _(NOT_RECORDED))
             return
-        record, names, scores = found
+        record, seats, scores = found
+        names = seats.labels
         words = picture_words(tongue)
         key = (table_id, round_number, tongue.code, tuple(names))
         recap = await recent_recaps(interaction.client).get(
@@ -275,4 +277,4 @@ async def on_table_recap(
         await say(interaction, _(DAMAGED))
         return
     head = "### 🎞 " + _("Recap · round {round}").format(round=round_number)
-    await send_recap(interaction, recap, head, names, round_number)
+    await send_recap(interaction, recap, head, seats.told, round_number)

@@ -20,7 +20,7 @@ from discord import ui
 from bot.engine.cards import CODES
 from bot.engine.errors import RuleError
 from bot.engine.record import RecordError, RoundRecord
-from bot.engine.review import Moment, ReviewedRound, review
+from bot.engine.review import Moment, ReviewedRound, review, team_scores_around
 from bot.engine.snapshot import public_view, sort_key
 from bot.i18n import ENGLISH_LANG, N_, Lang
 from bot.i18n.game_words import edition_short
@@ -32,17 +32,20 @@ from bot.tables.narrate import narrate
 from bot.tables.tablelog import entries
 from cogs.lang import user_lang
 from cogs.replies import NO_PINGS, let_go, say
+from cogs.ui.lobby import team_name
 from cogs.ui.table import alt_text, card_words
 
 from .common import guarded, storage_of
+from .former import A_FORMER_PLAYER, sentence_start
 from .presenters import ACCENT
 from .rounds import (
     DAMAGED,
     NOT_RECORDED,
     picked,
-    present_names,
+    present_seat_names,
     round_of,
     round_select,
+    scores_after,
 )
 
 if TYPE_CHECKING:
@@ -193,9 +196,11 @@ REPLAY_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
 
 
 def move_text(reviewed: ReviewedRound, move: int, names: list[str], tongue: Lang) -> str:
-    """What happened at ``move`` (0: the deal), one line per thing told."""
+    """What happened at ``move`` (0: the deal), one line per thing told (``names`` as running
+    text tells them)."""
     events = reviewed.deal if move == 0 else reviewed.moves[move - 1].events
-    told = [narrate(entry, names, tongue) for entry in entries(events)]
+    former = safe_name(tongue.gettext(A_FORMER_PLAYER))
+    told = [sentence_start(narrate(entry, names, tongue), former) for entry in entries(events)]
     if move == 0 and not told:
         told = [tongue.gettext("The cards are dealt.")]
     return "\n".join(f"- {line}" for line in told) or "-# " + tongue.gettext("(nothing changed)")
@@ -231,8 +236,14 @@ def moment_options(
     ]
 
 
-def replay_alt(reviewed: ReviewedRound, move: int, names: list[str], tongue: Lang) -> str:
-    """The picture in words: the top card and every hand."""
+def replay_alt(
+    reviewed: ReviewedRound,
+    move: int,
+    names: list[str],
+    tongue: Lang,
+    team_scores: tuple[list[int], list[int]] = ([], []),
+) -> str:
+    """The picture in words: the top card, every hand and a team round's team scores."""
     game = reviewed.game_at(move)
     hands = "; ".join(
         f"{names[s]}: " + ", ".join(card_words(CODES[c], tongue) for c in sorted(h, key=sort_key))
@@ -241,13 +252,28 @@ def replay_alt(reviewed: ReviewedRound, move: int, names: list[str], tongue: Lan
     )
     top = card_words(CODES[game.discard[-1]], tongue) if game.discard else "?"
     text = tongue.gettext("Replay. Top card: {card}. Hands: {hands}.")
-    return alt_text(text.format(card=top, hands=hands))
+    text = text.format(card=top, hands=hands)
+    if shown := team_scores[1 if game.over else 0]:
+        teams = " · ".join(
+            f"{team_name(team, tongue)}: {score}" for team, score in enumerate(shown)
+        )
+        text += f" {teams}."
+    return alt_text(text)
 
 
-def draw_move(reviewed: ReviewedRound, move: int, names: list[str], tongue: Lang) -> bytes:
-    """The table at ``move`` with every hand shown (on a worker thread)."""
+def draw_move(
+    reviewed: ReviewedRound,
+    move: int,
+    names: list[str],
+    tongue: Lang,
+    team_scores: tuple[list[int], list[int]] = ([], []),
+    round_number: int = 1,
+) -> bytes:
+    """The table at ``move`` with every hand shown (on a worker thread); ``team_scores``: a team
+    round's team totals while it was played, and once scored."""
     game = reviewed.game_at(move)
-    view = public_view(game, names)
+    shown = team_scores[1 if game.over else 0]
+    view = public_view(game, names, round_number=round_number, team_scores=shown)
     hands = [[CODES[c] for c in sorted(hand, key=sort_key)] for hand in game.hands]
     return render_replay(view, hands, words=picture_words(tongue))
 
@@ -259,11 +285,15 @@ def replay_layout(
     move: int,
     names: list[str],
     tongue: Lang,
+    told: list[str] | None = None,
+    team_scores: tuple[list[int], list[int]] = ([], []),
 ) -> ui.LayoutView:
-    """The stepper at ``move``: where it is, what happened, the picture and the controls."""
+    """The stepper at ``move``: where it is, what happened, the picture and the controls
+    (``names`` label the seats, ``told`` names them in sentences; ``team_scores`` as for
+    ``draw_move``)."""
     _ = tongue.gettext
     total = reviewed.total
-    safe = [safe_name(name) for name in names]
+    safe = [safe_name(name) for name in (told or names)]
     head = "### ⏯ " + _("Replay · match #{number} · round {round} · {edition}").format(
         number=detail.number, round=round_number, edition=edition_short(detail.edition, tongue)
     )
@@ -278,7 +308,8 @@ def replay_layout(
         ui.TextDisplay(f"{head}\n**{where}**\n{move_text(reviewed, move, safe, tongue)}")
     )
     item = discord.MediaGalleryItem(
-        f"attachment://{REPLAY_IMAGE}", description=replay_alt(reviewed, move, names, tongue)
+        f"attachment://{REPLAY_IMAGE}",
+        description=replay_alt(reviewed, move, names, tongue, team_scores),
     )
     container.add_item(ui.MediaGallery(item))
     layout.add_item(container)
@@ -379,10 +410,12 @@ async def present(
         await interaction.response.defer(ephemeral=True, thinking=True)
     else:
         await interaction.response.defer()
-    names = await present_names(interaction.guild, detail.players, tongue)
+    seats = await present_seat_names(interaction.guild, detail.players, tongue)
+    names = seats.labels
     reviewed = await asyncio.to_thread(review, record)
-    png = await asyncio.to_thread(draw_move, reviewed, move, names, tongue)
-    layout = replay_layout(detail, round_number, reviewed, move, names, tongue)
+    around = team_scores_around(scores_after(detail, round_number, names))
+    png = await asyncio.to_thread(draw_move, reviewed, move, names, tongue, around, round_number)
+    layout = replay_layout(detail, round_number, reviewed, move, names, tongue, seats.told, around)
     file = discord.File(io.BytesIO(png), filename=REPLAY_IMAGE)
     if new:
         await interaction.followup.send(

@@ -1,7 +1,7 @@
 """A recorded round from /uno history: exported as a file the engine's scenario command replays.
 
 Names in what leaves the bot are those of members still in the server (computers keep theirs);
-anyone else is "Former player".
+anyone else is "Former player" (told as "a former player" in sentences).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 import discord
 from discord import ui
 
+from bot.engine.match import ScoreView
 from bot.engine.record import RecordError, RoundRecord
 from bot.i18n import ENGLISH_LANG, N_, Lang
 from bot.storage.models import FORMER_PLAYER_ID, MatchDetail, PlayerResult
@@ -24,6 +25,7 @@ from cogs.lang import user_lang
 from cogs.replies import NO_PINGS, say
 
 from .common import guarded, storage_of
+from .former import SeatNames, seat_names
 
 if TYPE_CHECKING:
     from bot.client import UnoBot
@@ -52,7 +54,6 @@ def picked(interaction: discord.Interaction[Any]) -> str:
 
 MEMBERSHIP_TTL = 600.0  # a member who left shows as "Former player" within ten minutes
 MEMBERSHIP_KEPT = 4096
-FORMER_PLAYER = N_("Former player")
 NOT_RECORDED = N_("That round was not recorded (it was played before rounds were kept).")
 DAMAGED = N_("That round's record cannot be read; nothing was sent.")
 
@@ -96,26 +97,63 @@ class Membership:
 MEMBERS = Membership()
 
 
+async def present_seat_names(
+    guild: discord.Guild | None,
+    players: list[PlayerResult],
+    tongue: Lang = ENGLISH_LANG,
+    members: Membership = MEMBERS,
+) -> SeatNames:
+    """Each seat's name as it may be shown: a computer's, a member's still in the server, or
+    "Former player" ("a former player" in a sentence)."""
+    shown: list[str | None] = []
+    for player in sorted(players, key=lambda p: p.seat):
+        if player.computer:
+            shown.append(player.name)
+        elif player.user_id == FORMER_PLAYER_ID or guild is None:
+            shown.append(None)
+        elif await members.is_member(guild, player.user_id):
+            shown.append(player.name)
+        else:
+            shown.append(None)
+    return seat_names(shown, tongue)
+
+
 async def present_names(
     guild: discord.Guild | None,
     players: list[PlayerResult],
     tongue: Lang = ENGLISH_LANG,
     members: Membership = MEMBERS,
 ) -> list[str]:
-    """Each seat's name as it may be shown: a computer's, a member's still in the server, or
+    """Each seat's name as a label: a computer's, a member's still in the server, or
     "Former player"."""
-    former = tongue.gettext(FORMER_PLAYER)
-    names: list[str] = []
-    for player in sorted(players, key=lambda p: p.seat):
-        if player.computer:
-            names.append(player.name)
-        elif player.user_id == FORMER_PLAYER_ID or guild is None:
-            names.append(former)
-        elif await members.is_member(guild, player.user_id):
-            names.append(player.name)
-        else:
-            names.append(former)
-    return names
+    return (await present_seat_names(guild, players, tongue, members)).labels
+
+
+def scores_after(detail: MatchDetail, round_number: int, names: list[str]) -> ScoreView:
+    """The scoreboard as it stood after ``round_number`` (with a team match's team totals)."""
+    rounds = detail.rounds[:round_number]
+    totals = tuple(rounds[-1].totals) if rounds else (0,) * len(names)
+    teams = detail.teams
+    team_totals = [0] * teams
+    for seat, total in enumerate(totals):
+        if teams:
+            team_totals[seat % teams] += total
+    last = round_number == len(detail.rounds)
+    winners = tuple(p.seat for p in detail.players if p.winner) if last else ()
+    return ScoreView(
+        edition=detail.edition,  # type: ignore[arg-type]
+        names=tuple(names),
+        rounds=tuple(tuple(r.points) for r in rounds),
+        totals=totals,
+        target=detail.target,
+        scoring=detail.scoring,
+        round_winners=tuple(r.winner_seat for r in rounds),
+        winners=winners,
+        active=(True,) * len(names),
+        teams=teams,
+        team_totals=tuple(team_totals),
+        winner_teams=tuple(sorted({s % teams for s in winners})) if teams else (),
+    )
 
 
 def round_file(

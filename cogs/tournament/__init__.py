@@ -1,7 +1,8 @@
-"""The ``cogs.tournament`` extension: `/uno-admin tournament …`, the tournament message's
-buttons, and the desk that runs the server tournaments through the bot's tables.
+"""The ``cogs.tournament`` extension: `/uno tournament …` (for everyone) and
+`/uno-admin tournament …` (for managers), the tournament message's buttons, and the desk that
+runs the server tournaments through the bot's tables.
 
-- ``commands.py``: the command group; ``items.py``: Join, Leave and Berserk;
+- ``commands.py``: the command groups; ``items.py``: Join, Leave and Berserk;
 - ``desk.py``: ``TournamentDesk``, the manager wired to the bot, its standings message;
 - ``presenter.py``: the standings message and the texts.
 """
@@ -14,7 +15,7 @@ from discord.ext.commands import Cog
 
 from cogs.group import ADMIN_GROUP, Subcommand, add_to_group, remove_from_group
 
-from .commands import tournament_group
+from .commands import member_tournament_group, tournament_group
 from .desk import TournamentDesk
 from .items import TOURNAMENT_ITEMS
 
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from bot.client import UnoBot
 
 TOURNAMENT_COMMANDS: tuple[Subcommand, ...] = (tournament_group,)
+# Under /uno, which everyone sees: /uno-admin is hidden from members, yet a server may let
+# anyone open tournaments, and anyone may join one.
+MEMBER_TOURNAMENT_COMMANDS: tuple[Subcommand, ...] = (member_tournament_group,)
 
 
 class TournamentCog(Cog):
@@ -40,9 +44,10 @@ class TournamentCog(Cog):
 
 
 async def setup(bot: UnoBot) -> None:
-    """Add the commands under /uno-admin, register the buttons, take up saved tournaments
-    (before the tables are restored) and resume them once the tables are back."""
+    """Add the commands under /uno-admin and /uno, register the buttons, take up saved
+    tournaments (before the tables are restored) and resume them once the tables are back."""
     await add_to_group(bot, TOURNAMENT_COMMANDS, ADMIN_GROUP)
+    await add_to_group(bot, MEMBER_TOURNAMENT_COMMANDS)
     cog = TournamentCog(bot)
     await bot.add_cog(cog)
     bot.add_dynamic_items(*TOURNAMENT_ITEMS)
@@ -55,3 +60,4 @@ async def teardown(bot: UnoBot) -> None:
         bot.after_restore.remove(cog.desk.resume)
     bot.remove_dynamic_items(*TOURNAMENT_ITEMS)
     remove_from_group(bot, TOURNAMENT_COMMANDS, ADMIN_GROUP)
+    remove_from_group(bot, MEMBER_TOURNAMENT_COMMANDS)

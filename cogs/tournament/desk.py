@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 
 TURN_SECONDS = 60  # a tournament table's turn timer when the server sets none (berserk halves it)
 THREAD_NAME_LIMIT = 100
+TEAMS = 2  # a team arena's tables: two teams of two
 
 
 class BotStore:
@@ -122,7 +123,13 @@ class TournamentDesk:
         if found is None:
             return TableFate(playing=False)
         ordered = sorted(found.players, key=lambda p: (p.place, p.seat))
-        return TableFate(playing=False, placings=tuple(p.user_id for p in ordered))
+        placings = tuple(p.user_id for p in ordered)
+        if not found.teams:
+            return TableFate(playing=False, placings=placings)
+        # A team match records each seat at its team's place: partners share it.
+        ranks = sorted({p.place for p in ordered})
+        places = tuple(ranks.index(p.place) for p in ordered)
+        return TableFate(playing=False, placings=placings, places=places)
 
     # ----- tables and their threads -----
 
@@ -172,6 +179,7 @@ class TournamentDesk:
             log.warning("could not show tournament %s: %s", t.tournament_id, error)
         if finished:
             self._writing.pop(t.tournament_id, None)
+            self.bot.dispatch("uno_tournament_finished", t)  # e.g. its podium's achievements
 
     # ----- requests -----
 
@@ -182,6 +190,7 @@ class TournamentDesk:
         minutes: int,
         single_round: bool,
         computers: int,
+        teams: bool = False,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         tongue = user_lang(interaction)
@@ -195,17 +204,22 @@ class TournamentDesk:
                 interaction, _("Open a tournament in a text channel: its tables get threads.")
             )
             return
+        if teams and kind is not Kind.ARENA:
+            await say(interaction, refusal(TournamentError("tournament_teams_arena"), tongue))
+            return
         rules = RuleSet(
             edition=Edition(server.edition),
             scoring=Scoring(server.scoring),
             target=None if single_round else server.target or DEFAULT_TARGET,
             house=_house(server),
+            teams=TEAMS if teams else 0,
         )
         options = {
             "rules": rules.to_dict(),
             "turn_seconds": server.turn_seconds or TURN_SECONDS,
             "timeout_limit": server.timeouts_before_removal,
             "locale": server_locale(interaction, server.language),
+            "teams": rules.teams,
         }
         tournament_id = table_key(interaction.id)
         try:

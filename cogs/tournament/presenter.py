@@ -3,7 +3,7 @@ and the texts of its refusals. Pure: from a copy of the tournament, in a languag
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -12,6 +12,7 @@ from discord import ui
 from bot.i18n import N_, Lang
 from bot.render.tournament import render_bracket, render_standings
 from bot.tables.names import safe_name
+from bot.tables.teams import team_mark
 from bot.tournament.model import (
     Kind,
     Standing,
@@ -37,6 +38,7 @@ REFUSALS: Mapping[str, str] = {
     "tournament_not_waiting": N_("You are not waiting for a table in this tournament."),
     "tournament_too_few": N_("A knockout needs at least 3 players."),
     "tournament_no_berserk": N_("Berserk is for arenas only."),
+    "tournament_teams_arena": N_("A tournament of teams is an arena: open an arena with teams."),
     "tournament_save_failed": N_(
         "Could not save the tournament; nothing changed. Please try again."
     ),
@@ -76,7 +78,7 @@ def standings_text(
         lines.append(_("Ends {when}.").format(when=f"<t:{int(t.ends_at)}:R>"))
     elif t.kind is Kind.KNOCKOUT and not t.drawn:
         lines.append(
-            _("Entries are open: join below; the host starts it with /uno-admin tournament start.")
+            _("Entries are open: join below; the host starts it with /uno tournament start.")
         )
     elif t.kind is Kind.KNOCKOUT:
         lines.append(_("Round {number}").format(number=max(1, t.round)))
@@ -92,7 +94,7 @@ def standings_text(
         )
     )
     for table_id, players in list(t.tables.items())[:10]:
-        names = ", ".join(safe_name(t.entrants[u].name) for u in players)
+        names = table_names(t, players)
         where = f" · <#{threads[table_id]}>" if table_id in threads else ""
         lines.append("- " + names + where)
     if t.kind is Kind.ARENA and not finished:
@@ -111,7 +113,25 @@ def standings_text(
                 "points; berserk halves your turn timer for one point more if you win."
             )
         )
+        if t.teams:
+            lines.append(
+                "-# "
+                + _(
+                    "Teams: every table plays two teams of two, partners opposite; both "
+                    "partners score their team's place."
+                )
+            )
     return "\n".join(lines)
+
+
+def table_names(t: Tournament, players: Sequence[int]) -> str:
+    """A table's players; at a team table, each team behind its mark (seats alternate)."""
+    names = [safe_name(t.entrants[u].name) for u in players]
+    if not t.teams:
+        return ", ".join(names)
+    return " · ".join(
+        f"{team_mark(team)} " + ", ".join(names[team :: t.teams]) for team in range(t.teams)
+    )
 
 
 def standings_picture(t: Tournament, tongue: Lang) -> bytes:

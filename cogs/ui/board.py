@@ -306,7 +306,9 @@ class TableBoard:
             png = await self.pictures.draw(scores, table.scores, priority=priority, key=key)
             return discord.File(io.BytesIO(png), filename=SCORES_IMAGE)
         assert table.public is not None
-        draw = partial(render_table, words=words)
+        draw = partial(
+            render_table, words=words, berserk=table.berserk, seconds=table.berserk_seconds
+        )
         png = await self.pictures.draw(draw, table.public, priority=priority, key=key)
         return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
 

@@ -96,8 +96,9 @@ HELP = (
         "`/uno-admin export`, `/uno-admin status`."
     ),
     N_(
-        "**Tournaments**: `/uno-admin tournament open` (Manage Server, or anyone if the server "
-        "allows it) opens an arena or a knockout; join, leave and berserk with its buttons."
+        "**Tournaments**: `/uno tournament open` (Manage Server, or anyone if the server "
+        "allows it) opens an arena or a knockout; join, leave and berserk with its buttons; "
+        "managers find the same commands under `/uno-admin tournament open`."
     ),
 )
 

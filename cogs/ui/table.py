@@ -143,6 +143,17 @@ def seat_words(seat: SeatView, name: str, tongue: Lang = ENGLISH_LANG) -> str:
     return words
 
 
+def berserk_words(table: TableSnapshot, seat: int, tongue: Lang = ENGLISH_LANG) -> str:
+    """A seat's berserk mark and its halved turn time, or nothing."""
+    if seat not in table.berserk:
+        return ""
+    if table.berserk_seconds is None:
+        return " ⚔️ " + tongue.gettext("berserk")
+    return " ⚔️ " + tongue.gettext("berserk: {seconds} s a turn").format(
+        seconds=table.berserk_seconds
+    )
+
+
 def seats_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
     """Every seat's card count and UNO state, and whose turn it is, as text (what the picture
     shows, for screen readers and clients that load no images)."""
@@ -154,7 +165,8 @@ def seats_text(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
         mark = "▶" if seat.current and table.status is Status.PLAYING else "•"
         team = table.team_of(seat.seat)
         badge = f"{team_mark(team)} " if team is not None else ""
-        lines.append(f"{mark} {badge}" + seat_words(seat, f"**{names[seat.seat]}**", tongue))
+        words = seat_words(seat, f"**{names[seat.seat]}**", tongue)
+        lines.append(f"{mark} {badge}{words}{berserk_words(table, seat.seat, tongue)}")
     return "\n".join(lines)
 
 
@@ -178,7 +190,10 @@ def table_alt(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> str:
         name if (team := table.team_of(s)) is None else f"{name} ({team_name(team, tongue)})"
         for s, name in enumerate(table.names())
     ]
-    seats = "; ".join(seat_words(seat, names[seat.seat], tongue) for seat in public.seats)
+    seats = "; ".join(
+        seat_words(seat, names[seat.seat], tongue) + berserk_words(table, seat.seat, tongue)
+        for seat in public.seats
+    )
     color = color_name(public.color, tongue) if public.color else tongue.gettext("to be chosen")
     text = tongue.gettext("UNO table. Top card: {card}, color {color}. {seats}.")
     text = text.format(card=card_words(public.top, tongue), color=color, seats=seats)
@@ -267,6 +282,9 @@ def table_view(table: TableSnapshot, *, image: str | None, cheers: str = "") -> 
         container.add_item(ui.TextDisplay(f"-# {rule}"))
     if table.scores is not None:
         container.add_item(ui.TextDisplay(scores_text(table, tongue)))
+    if table.status is Status.FINISHED and table.tournament_link is not None:
+        back = _("The tournament seats its players at their next table: {link}")
+        container.add_item(ui.TextDisplay("🏆 " + back.format(link=table.tournament_link)))
     if cheers:
         container.add_item(ui.TextDisplay("-# " + _("Cheers: {cheers}").format(cheers=cheers)))
     layout.add_item(container)
@@ -305,9 +323,7 @@ def table_view(table: TableSnapshot, *, image: str | None, cheers: str = "") -> 
             partners = button(t, 0, ShowPartners(), label=_("Partners' hands"), emoji="👀")
             layout.add_item(ui.ActionRow[Any](partners))
     elif table.status is Status.FINISHED and table.public is not None:
-        # Version 0: the offer never goes out of date (a second press finds the rematch).
-        rematch = button(t, 0, Rematch(), label=_("Rematch"), style=discord.ButtonStyle.success)
-        layout.add_item(ui.ActionRow[Any](rematch, *recap_button(table, tongue)))
+        layout.add_item(ui.ActionRow[Any](*after_match(table, tongue)))
     elif table.status is Status.ROUND_OVER:
         layout.add_item(
             ui.ActionRow[Any](
@@ -318,10 +334,26 @@ def table_view(table: TableSnapshot, *, image: str | None, cheers: str = "") -> 
     return layout
 
 
+def after_match(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> list[ui.Item[Any]]:
+    """A finished match's buttons: Rematch, or for a tournament's table the way back to the
+    tournament (which decides the next table), and the recap."""
+    _ = tongue.gettext
+    recap: list[ui.Item[Any]] = list(recap_button(table, tongue))
+    if (link := table.tournament_link) is not None:
+        back = ui.Button[Any](label=_("Tournament standings"), emoji="🏆", url=link)
+        return [back, *recap]
+    # Version 0: the offer never goes out of date (a second press finds the rematch).
+    rematch = button(
+        table.table_id, 0, Rematch(), label=_("Rematch"), style=discord.ButtonStyle.success
+    )
+    return [rematch, *recap]
+
+
 def recap_button(table: TableSnapshot, tongue: Lang = ENGLISH_LANG) -> list[GameButton]:
-    """The finished round's Recap, when that round was recorded (its seed revealed); version
-    0: it never goes out of date."""
-    if table.revealed_seed is None or table.public is None:
+    """The finished round's Recap, when that round was recorded (its seed revealed) and saw a
+    card played (a round forfeited at once has nothing to show); version 0: it never goes out
+    of date."""
+    if table.revealed_seed is None or table.public is None or not table.round_plays:
         return []
     recap = Recap(table.public.round_number)
     return [button(table.table_id, 0, recap, label=tongue.gettext("Round recap"), emoji="🎞")]

@@ -45,6 +45,7 @@ class Finished:
     rules: RuleSet
     seats: tuple[SeatInfo, ...]
     active: tuple[bool, ...]  # still playing at the end (those who left are not seated again)
+    tournament: bool = False  # a tournament's table: the tournament seats its players again
 
     def player(self, user_id: int) -> bool:
         return any(s.user_id == user_id and s.computer is None for s in self.seats)
@@ -65,7 +66,13 @@ class Rematches:
         active = tuple(seat.active for seat in table.public.seats)
         self._keep(
             Finished(
-                table.table_id, table.guild_id, table.channel_id, table.rules, table.seats, active
+                table.table_id,
+                table.guild_id,
+                table.channel_id,
+                table.rules,
+                table.seats,
+                active,
+                tournament=table.tournament_id is not None,
             )
         )
 
@@ -86,6 +93,9 @@ class Rematches:
         finished = self.finished.get(table_id) or await self._recorded(interaction, table_id)
         if finished is None:
             await say(interaction, note("rematch_gone").render(tongue))
+            return
+        if finished.tournament:  # an old scoreboard's button: the tournament decides
+            await say(interaction, note("rematch_tournament").render(tongue))
             return
         if not finished.player(interaction.user.id):
             await say(interaction, note("rematch_players_only").render(tongue))
@@ -168,7 +178,13 @@ class Rematches:
             if p.computer or p.user_id != FORMER_PLAYER_ID  # forgotten members are not seated
         )
         finished = Finished(
-            table_id, guild_id, lobby or detail.channel_id, rules, seats, (True,) * len(seats)
+            table_id,
+            guild_id,
+            lobby or detail.channel_id,
+            rules,
+            seats,
+            (True,) * len(seats),
+            tournament=detail.tournament_id is not None,
         )
         self._keep(finished)
         return finished

@@ -18,7 +18,7 @@ from fake_discord.rest.channels import ChannelRoutes
 from fake_discord.rest.guilds import GuildRoutes
 from fake_discord.rest.http import error_response
 from fake_discord.rest.interactions import InteractionRoutes
-from fake_discord.traffic import HELD_HEADER, SENT_AT_HEADER
+from fake_discord.traffic import HELD_HEADER, SENT_AT_HEADER, WIRE_AT_HEADER
 
 if TYPE_CHECKING:
     from fake_discord.world import WorldBuilding
@@ -84,6 +84,7 @@ def _middleware(fake: WorldBuilding) -> Any:
                 request.headers.get("User-Agent", ""),
                 _seconds(request.headers.get(SENT_AT_HEADER)),
                 _seconds(request.headers.get(HELD_HEADER)),
+                _seconds(request.headers.get(WIRE_AT_HEADER)),
             )
         try:
             if record is None:

@@ -33,6 +33,9 @@ class Waits:
     def waited(self, seconds: float) -> None:
         self.seconds.append(seconds)
 
+    def renewed(self, times: int) -> None:
+        pass
+
     def answered(self, path: str, status: int, seconds: float) -> None:
         pass
 

@@ -41,7 +41,8 @@ def tag_requests(name: str) -> None:
 
 def stamped(trace: aiohttp.TraceConfig) -> aiohttp.TraceConfig:
     """``trace`` with hooks around its own: every REST request carries the wall time it left
-    (stamped by the last hook before aiohttp writes it) and how long the hooks held it."""
+    (stamped by the last hook before aiohttp writes its headers, after the budget's) and how
+    long it was held from its start until then."""
 
     async def asked(
         session: aiohttp.ClientSession,
@@ -53,13 +54,13 @@ def stamped(trace: aiohttp.TraceConfig) -> aiohttp.TraceConfig:
     async def stamp(
         session: aiohttp.ClientSession,
         context: SimpleNamespace,
-        params: aiohttp.TraceRequestStartParams,
+        params: aiohttp.TraceRequestHeadersSentParams,
     ) -> None:
         params.headers[SENT_AT_HEADER] = repr(time.time())
         params.headers[HELD_HEADER] = repr(time.perf_counter() - context.asked)
 
     trace.on_request_start.insert(0, asked)
-    trace.on_request_start.append(stamp)
+    trace.on_request_headers_sent.append(stamp)
     return trace
 
 

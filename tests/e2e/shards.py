@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import secrets
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -20,8 +19,8 @@ from bot.storage import Storage
 from bot.tables.table import Table
 from fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from fake_discord.discord_py import URL_ENV
-from tests.e2e.helpers import enabled, open_hand, table_message
-from tests.storage.conftest import ADMIN_URL, _admin, _with_database
+from tests.e2e.helpers import enabled, open_hand, patient_with_child_processes, table_message
+from tests.storage.helpers import server_database
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = Path(__file__).with_name("shard_process.py")
@@ -33,18 +32,8 @@ START_TIMEOUT = 60.0  # a cold interpreter importing discord.py on a busy machin
 @pytest.fixture
 def database() -> Iterator[str]:
     """A PostgreSQL database of this test alone, dropped afterwards."""
-    name = f"uno_shards_{os.getpid()}_{secrets.token_hex(4)}"
-    try:
-        _admin(f'CREATE DATABASE "{name}"')
-    except Exception as error:  # no server: the same rule as the storage tests
-        reason = f"PostgreSQL tests need a server at {ADMIN_URL}: {error}"
-        if os.environ.get("UNO_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"{reason} (UNO_REQUIRE_POSTGRES=1 makes this a failure)")
-        pytest.skip(reason)
-    try:
-        yield _with_database(ADMIN_URL, name)
-    finally:
-        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with server_database("uno_shards") as url:
+        yield url
 
 
 @dataclass
@@ -75,6 +64,7 @@ async def launch(
     fake: FakeDiscord, url: str, shard: int, name: str, tmp_path: Path, started: list[BotProcess]
 ) -> BotProcess:
     """Start ``python -m bot``'s service on one shard of two, and wait for its connection."""
+    patient_with_child_processes(fake)
     env = {
         **os.environ,
         "DISCORD_TOKEN": fake.token,

@@ -10,7 +10,7 @@ from bot.engine.game import Phase
 from bot.tables.table import Status, Table
 from fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.e2e.child import ChildBot, save_table, saved_tables
-from tests.e2e.helpers import open_hand
+from tests.e2e.helpers import open_hand, patient_with_child_processes
 
 ANSWERS = ("color", "accept", "draw")  # a hand button every awaited seat has, by phase
 
@@ -83,6 +83,7 @@ async def test_killed_at_the_ack_and_between_post_and_delete_then_restarted(
     fake_discord: FakeDiscord, fake_guild: FakeGuild, tmp_path: Path
 ) -> None:
     fake = fake_discord
+    patient_with_child_processes(fake)
     db = tmp_path / "uno.db"
     users = [await fake.create_member(fake_guild, f"p{i}") for i in range(2)]
     by_id = {u.id: u for u in users}

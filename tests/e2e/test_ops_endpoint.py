@@ -25,6 +25,7 @@ WANTED = {
     "uno_rest_requests",
     "uno_rest_rate_limited",
     "uno_rest_budget_wait_seconds",
+    "uno_rest_budget_renewed",
     "uno_live_tables",
     "uno_picture_queue_depth",
     "uno_picture_render_seconds",

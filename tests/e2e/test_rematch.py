@@ -110,7 +110,7 @@ async def test_a_match_finished_before_a_restart_reopens_from_the_league(
     await settle(h)
     assert not h.bot.tables.tables
     final = fake_discord.public_messages(thread)[-1]  # type: ignore[arg-type]
-    assert [b.label for b in final.buttons] == ["Rematch", "Round recap"]
+    assert [b.label for b in final.buttons] == ["Rematch"]  # no card played: nothing to recap
 
     await bot_runner.kill(h.running)
     second = await start_bot(fake_discord, bot_runner, db, channel, seed=9)

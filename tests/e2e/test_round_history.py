@@ -319,3 +319,99 @@ async def test_a_profile_card_shows_a_players_record_and_a_forgotten_player_has_
     assert text is not None and str(ann.id) not in text and "Ann" not in text
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
+
+
+async def test_a_forgotten_player_is_a_former_player_in_every_sentence(
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    channel = fake_guild.default_channel
+    ann = await fake_discord.create_member(fake_guild, "ann")
+    cal = await fake_discord.create_member(fake_guild, "cal")
+    texts = await record_played(h, fake_guild, [ann, cal], 7)  # Cal goes out in round 1
+    record = RoundRecord.from_text(texts[0])
+    assert play_views(record, ["Ann", "Cal"])[-1].winner == 1
+    ask = (await (await fake_discord.slash(cal, channel, "uno forget-me")).response()).message
+    assert ask is not None and "only as “a former player”" in ask.text
+    await (await fake_discord.click(cal, ask, ask.button("Yes, erase my records"))).response()
+
+    msg = (await (await fake_discord.slash(ann, channel, "uno history")).response()).message
+    assert msg is not None and "Cal" not in msg.text
+    pick = await fake_discord.select(ann, msg, msg.select(prefix="unohist:").custom_id, ["1"])
+    detail = (await pick.response()).message
+    assert detail is not None and "Cal" not in detail.text
+    assert "**Former player** · " in detail.text  # the seat's label in the list of players
+    assert "1. A former player went out" in detail.text  # a sentence
+
+    stepper = await open_stepper(fake_discord, ann, channel, 1)
+    last = await step(fake_discord, ann, stepper, "⏭")
+    assert "- **A former player** went out" in last and "Former player" not in last.replace(
+        "**A former player**", ""
+    )
+    [alt] = [
+        item.get("description", "")
+        for comp in stepper.walk()
+        if comp["type"] == C_MEDIA_GALLERY
+        for item in comp.get("items", [])
+    ]
+    assert "Former player: " in alt  # a hand's label
+
+    recap = detail.select(prefix="unocap:")
+    sent = await (await fake_discord.select(ann, detail, recap.custom_id, ["1"])).followup(0)
+    [alt] = [
+        item.get("description", "")
+        for comp in sent.walk()
+        if comp["type"] == C_MEDIA_GALLERY
+        for item in comp.get("items", [])
+    ]
+    assert alt.endswith("then a former player went out.")
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+
+
+async def test_a_team_rounds_replay_gives_the_team_scores_as_they_stood(
+    fake_discord: FakeDiscord, h: Harness, fake_guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    channel = fake_guild.default_channel
+    users = [await fake_discord.create_member(fake_guild, name) for name in "abcd"]
+    match = play_match(RuleSet(target=150, teams=2), ["normal"] * 4, 0)
+    assert match.teams == 2 and len(match.records) >= 2
+    totals = match.totals
+    await h.storage.record_match(
+        MatchRecord(
+            match_uid="teams",
+            guild_id=fake_guild.id,
+            channel_id=channel.id,
+            edition="classic",
+            scoring="standard",
+            target=150,
+            started_at=1.7e9,
+            finished_at=1.7e9 + 600,
+            rounds=match.rounds,
+            events=[],
+            players=[
+                MatchPlayer(user_id=u.id, name=u.username, seat=s, points=totals[s], place=1)
+                for s, u in enumerate(users)
+            ],
+            winners=[users[s].id for s in match.winners],
+            round_records=list(match.records),
+            teams=2,
+        )
+    )
+    first = [sum(match.rounds[0][s] for s in range(t, 4, 2)) for t in range(2)]
+    second = [first[t] + sum(match.rounds[1][s] for s in range(t, 4, 2)) for t in range(2)]
+    stepper = await open_stepper(fake_discord, users[0], channel, 2)
+
+    def alt() -> str:
+        [text] = [
+            item.get("description", "")
+            for comp in stepper.walk()
+            if comp["type"] == C_MEDIA_GALLERY
+            for item in comp.get("items", [])
+        ]
+        return text
+
+    assert alt().endswith(f"🟥 Team 1: {first[0]} · 🟦 Team 2: {first[1]}.")  # as it began
+    await step(fake_discord, users[0], stepper, "⏭")
+    assert alt().endswith(f"🟥 Team 1: {second[0]} · 🟦 Team 2: {second[1]}.")  # once scored
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()

@@ -144,3 +144,35 @@ async def test_a_finished_matchs_recap_is_sent_from_the_league_after_a_restart(
     assert not fake_discord.failed_interactions()
     bot_runner.assert_no_errors()
     await bot_runner.stop(second.running)
+
+
+async def test_a_round_forfeited_before_any_card_was_played_offers_no_recap(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    channel = fake_guild.default_channel
+    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", channel, seed=8)
+    users = [await fake_discord.create_member(fake_guild, f"f{i}") for i in range(2)]
+    _, thread = await lobby_and_start(h, users, {"edition": "classic", "target": 50})
+    board = fake_discord.public_messages(thread)[-1]  # type: ignore[arg-type]
+    await (await fake_discord.click(users[1], board, board.button("Leave game"))).response()
+    await settle(h)
+    assert not h.bot.tables.tables
+    final = fake_discord.public_messages(thread)[-1]  # type: ignore[arg-type]
+    assert "won the match" in final.text
+    assert [b.label for b in final.buttons] == ["Rematch"]
+    # The league still lists the round; its recap is a polite word, not an empty picture.
+    msg = (await (await fake_discord.slash(users[0], channel, "uno history")).response()).message
+    assert msg is not None
+    pick = await fake_discord.select(users[0], msg, msg.select(prefix="unohist:").custom_id, ["1"])
+    detail = (await pick.response()).message
+    assert detail is not None
+    chosen = await fake_discord.select(
+        users[0], detail, detail.select(prefix="unocap:").custom_id, ["1"]
+    )
+    answer = await chosen.followup(0)
+    assert answer.is_ephemeral and not answer.attachments
+    assert "No card was played in that round" in answer.text
+    assert not fake_discord.failed_interactions()
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+    await bot_runner.stop(h.running)

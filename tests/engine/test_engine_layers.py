@@ -1,7 +1,8 @@
 """The engine is layered: the round's state at the bottom, the rules over it, ``Game`` on top.
 
-Read from the source: no import circle among the engine's modules, no rule module imports
-``game``, and no underscore name is imported from another file.
+Read from the source: no import circle among the engine's modules, each floor (the ground,
+the state, the rules, the game, what is above it) importing only its own and those below, so
+nothing below ``game`` imports it, and no underscore name is imported from another file.
 """
 
 from __future__ import annotations
@@ -12,7 +13,19 @@ from pathlib import Path
 import bot.engine
 
 ENGINE = Path(bot.engine.__file__).parent
-RULES = ("deal", "turn", "penalties", "house_effects", "leaving", "legality", "stalemate")
+RULES = ("deal", "turn", "penalties", "house_effects", "leaving", "legality", "stalemate", "teams")
+# Each module's floor, lowest first (docs/architecture.md): a module imports only its own floor
+# and those below. Above the game, anything goes but a circle.
+FLOORS = (
+    ("cards", "house", "rules", "phase", "errors", "action", "events"),
+    ("state",),
+    RULES,
+    ("game",),
+    (
+        "__init__", "__main__", "match", "snapshot", "ai", "ai_memory", "ai_challenge", "ai_teams",
+        "record", "review", "achievements", "playout", "scenario", "simulate",
+    ),
+)  # fmt: skip
 
 
 def engine_imports() -> dict[str, list[tuple[str, list[str]]]]:
@@ -29,6 +42,8 @@ def engine_imports() -> dict[str, list[tuple[str, list[str]]]]:
                     found += [(name, []) for name in names]
                 elif node.module and node.module.startswith("bot.engine."):
                     found.append((node.module.removeprefix("bot.engine."), names))
+                elif node.module == "bot.engine":
+                    found += [(name, []) for name in names if (ENGINE / f"{name}.py").is_file()]
             elif isinstance(node, ast.Import):
                 found += [
                     (alias.name.removeprefix("bot.engine."), [])
@@ -61,6 +76,19 @@ def test_the_rules_never_import_the_game() -> None:
         assert "game" not in {dep for dep, _ in graph[module]}, module
     assert {dep for dep, _ in graph["state"]} <= {"cards", "errors", "events", "house", "phase"}
     assert graph["events"] == []  # the events are the ground floor: they import no rule
+
+
+def test_each_floor_imports_only_its_own_and_those_below() -> None:
+    graph = engine_imports()
+    floor_of = {module: floor for floor, modules in enumerate(FLOORS) for module in modules}
+    assert sorted(floor_of) == sorted(graph)  # a new module is given its floor here
+    above = {
+        (module, dep)
+        for module, deps in graph.items()
+        for dep, _ in deps
+        if floor_of[dep] > floor_of[module]
+    }
+    assert above == set()
 
 
 def test_no_underscore_name_crosses_a_file() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 from bot.engine import RuleSet
 from bot.engine.achievements import Tally, earned, streaks, tally
@@ -15,7 +15,7 @@ from bot.engine.record import RoundRecord
 from bot.engine.review import play_views
 from bot.i18n import SUPPORTED, lang
 from bot.render.profile import PROFILE_SIZE, profile_image
-from bot.render.recap import MAX_BYTES, RECAP_SIZE, render_recap
+from bot.render.recap import MAX_BYTES, RECAP_SIZE, recap_frames, render_recap
 from bot.storage.models import PlayerHistory
 from cogs.league.profile import profile_alt, profile_tally, profile_view
 
@@ -52,6 +52,22 @@ def test_the_recap_has_a_frame_per_play_and_the_scores_last() -> None:
     assert picture.n_frames == len(views) + 1
     assert picture.size == RECAP_SIZE
     assert len(data) <= MAX_BYTES
+
+
+def test_every_frame_of_the_recap_shows_its_play_though_only_changes_are_stored() -> None:
+    record = round_record(4)
+    names = ["Ann", "Bob", "Cy"]
+    views = play_views(record, names)
+    frames, _ = recap_frames(views, scores_for(record, names))
+    picture = Image.open(io.BytesIO(render_recap(views, scores_for(record, names))))
+    for index, drawn in enumerate(frames):
+        picture.seek(index)
+        shown = picture.convert("RGB")
+        error = ImageStat.Stat(ImageChops.difference(shown, drawn)).mean
+        assert max(error) < 6, (index, error)  # lossy, yet each frame is its own play
+        if index:
+            changed = ImageChops.difference(frames[index - 1], drawn).getbbox() is not None
+            assert changed  # no frame repeats the one before
 
 
 def test_a_recap_too_big_for_its_limit_drops_frames_until_it_fits() -> None:

@@ -6,11 +6,13 @@ import pytest
 from discord import ui
 
 from bot.engine import PRESETS, RuleSet
-from bot.engine.cards import Edition
+from bot.engine.cards import CODES, Edition
 from bot.engine.playout import play_match
 from bot.engine.record import RoundRecord
 from bot.engine.review import review
+from bot.engine.snapshot import public_view, sort_key
 from bot.i18n import SUPPORTED, lang
+from bot.render.replay import render_replay
 from bot.storage.models import MatchDetail, PlayerResult, RoundSummary
 from cogs.league.replay import REPLAY_IMAGE, draw_move, replay_layout
 from tests.cogs.ui.helpers import check, items
@@ -51,3 +53,14 @@ def test_the_replay_picture_shows_the_table_and_a_strip_per_seat() -> None:
     width = int.from_bytes(png[16:20], "big")
     height = int.from_bytes(png[20:24], "big")
     assert (width, height) == (800, 512 + 10 * 64)
+
+
+def test_the_replay_picture_shows_the_round_it_replays() -> None:
+    record = long_round()
+    reviewed = review(record)
+    names = [f"P{s}" for s in range(10)]
+    game = reviewed.game_at(3)
+    hands = [[CODES[c] for c in sorted(hand, key=sort_key)] for hand in game.hands]
+    third = render_replay(public_view(game, names, round_number=3), hands)
+    assert draw_move(reviewed, 3, names, lang("en"), round_number=3) == third
+    assert draw_move(reviewed, 3, names, lang("en")) != third  # "Round 1" in its header

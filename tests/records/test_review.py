@@ -172,3 +172,27 @@ def test_a_hard_player_playing_as_the_reference_agrees_with_itself() -> None:
     )
     result = agreement(RoundRecord.from_text(match.records[0]), [0], rollouts=8)[0]
     assert result.decisions > 0 and result.agreed == result.decisions
+
+
+def test_a_hard_player_seeded_apart_from_the_judge_differs_only_where_its_search_does() -> None:
+    def hard_round(salt: int, rollouts: int) -> RoundRecord:
+        match = play_match(
+            RuleSet(target=None),
+            ("hard", "easy"),
+            7,
+            max_rounds=1,
+            hard_rollouts=rollouts,
+            hard_reference=True,
+            hard_salt=salt,
+        )
+        return RoundRecord.from_text(match.records[0])
+
+    # Without a search both follow the sharp heuristic: the seeds change nothing they choose.
+    plain = agreement(hard_round(0x5EED, 0), [0], rollouts=0)[0]
+    assert plain.decisions > 0 and plain.agreed == plain.decisions
+    # With one, the judge seeded apart (or the player) disagrees where the search is noise.
+    record = hard_round(0x5EED, 24)
+    apart = agreement(record, [0], rollouts=24)[0]
+    itself = agreement(record, [0], rollouts=24, salt=0x5EED)[0]
+    assert itself.agreed == itself.decisions  # the player's own seeds: itself
+    assert apart.agreed < apart.decisions

@@ -4,6 +4,7 @@ state, and its scenario file carries the teams to the scenario command."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -13,6 +14,7 @@ from bot.engine.cards import Edition
 from bot.engine.match import Match
 from bot.engine.playout import play_match
 from bot.engine.record import RecordError, RoundRecord
+from bot.engine.review import play_views, team_scores_around
 from bot.engine.rules import Scoring
 from bot.engine.scenario import Options, run_scenario, state_of, team_state
 
@@ -84,3 +86,24 @@ def test_a_stored_record_with_teams_that_do_not_fit_is_refused() -> None:
         RoundRecord.from_text(text.replace('"t":2', '"t":3'))
     with pytest.raises(RecordError, match="teams"):
         RoundRecord.from_text(text.replace('"t":2', '"t":7'))
+
+
+def test_a_team_rounds_replay_and_recap_frames_show_the_team_scores() -> None:
+    match = team_match(0)  # two teams of two, several rounds
+    assert len(match.records) >= 2 and match.teams == 2
+    view = match.score_view([f"P{s}" for s in range(match.n)])
+    second = dataclasses.replace(view, rounds=view.rounds[:2], totals=totals_after(match, 2))
+    before, after = team_scores_around(second)
+    first_round = totals_after(match, 1)
+    assert before == [sum(first_round[s] for s in range(t, match.n, 2)) for t in range(2)]
+    assert after == [sum(second.totals[s] for s in range(t, match.n, 2)) for t in range(2)]
+    record = RoundRecord.from_text(match.records[1])
+    views = play_views(record, list(second.names), 2, (before, after))
+    assert all(v.team_scores == tuple(before) for v in views[:-1])
+    assert views[-1].team_scores == tuple(after) and views[-1].round_number == 2
+    assert team_scores_around(dataclasses.replace(second, teams=0)) == ([], [])
+
+
+def totals_after(match: Match, rounds: int) -> tuple[int, ...]:
+    """Each seat's total after the match's first ``rounds`` rounds."""
+    return tuple(map(sum, zip(*match.rounds[:rounds], strict=True)))

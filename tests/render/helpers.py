@@ -26,6 +26,9 @@ def render_everything(words: Words, names: tuple[str, ...], title: str) -> None:
     for edition in Edition:
         for view in tables(edition, names):
             table.render_table(view, words=words)
+            # Tournament players on half the turn timer, with and without a timer.
+            table.render_table(view, words=words, berserk=(0, 1, 3), seconds=30)
+            table.render_table(view, words=words, berserk=(2,))
         for hand_view in hands(edition, names):
             hand.render_hand(hand_view, words=words)
         for board in scoreboards(edition, names):

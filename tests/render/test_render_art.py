@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import tomllib
 from importlib.resources import files
@@ -64,6 +65,25 @@ def test_fonts_load_from_the_package_with_their_licence() -> None:
     for bold in (True, False):
         face = ImageFont.truetype(fonts.font_path(bold), 20)
         assert face.getname()[0] == "DejaVu Sans"
+
+
+def test_the_art_is_found_as_package_data_never_by_a_path() -> None:
+    """The only code naming ``card_art`` asks ``importlib.resources.files`` for it (docstrings
+    aside)."""
+    for package in ("bot", "cogs"):
+        for path in (ROOT / package).rglob("*.py"):
+            nodes = list(ast.walk(ast.parse(path.read_text())))
+            allowed = {
+                id(node.args[0])
+                for node in nodes
+                if isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "files"
+                and node.args
+            } | {id(node.value) for node in nodes if isinstance(node, ast.Expr)}
+            for node in nodes:
+                if isinstance(node, ast.Constant) and "card_art" in str(node.value):
+                    assert id(node) in allowed, f"{path}:{node.lineno}"
 
 
 def test_the_package_data_spec_ships_the_fonts() -> None:

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 import pytest
 
-from bot.scale.budget import STALE, LocalSlots, Pace, SharedBudget
+from bot.scale.budget import STALE, LocalBudget, LocalSlots, Pace, SharedBudget
 
 T = TypeVar("T")
 
@@ -117,3 +117,44 @@ def test_a_pace_under_a_limit_keeps_its_worst_second_at_nine_tenths() -> None:
         pace = Pace.under(limit)
         assert pace.worst_second() == pytest.approx(0.9 * limit)
         assert pace.worst_second(late=0.0) < 0.9 * limit
+
+
+async def test_requests_that_leave_late_after_their_slot_renew_it_and_never_bunch() -> None:
+    # A loaded event loop holds every request granted in the first second until t = 1 (a
+    # connection to open, a body-writing task to run), when they all leave with the requests
+    # granted in the next second. Renewed at the last moment, the late ones take fresh slots.
+    async def leave(renew: bool) -> list[float]:
+        time = VirtualTime()
+        slots = Distant(time, lambda granted: 0.0)
+        sent: list[float] = []
+
+        async def request(budget: SharedBudget) -> None:
+            slot = await budget.take()
+            await time.sleep(max(0.0, 1.0 - time.now))
+            if renew:
+                slot = await budget.renew(slot)
+            sent.append(time.now)
+
+        budgets = [
+            SharedBudget(slots, Pace.under(50.0), sleep=time.sleep, clock=time.clock)
+            for _ in range(4)
+        ]
+        await time.run(asyncio.gather(*(request(b) for b in budgets for _ in range(30))))
+        assert len(sent) == 120
+        return sent
+
+    assert worst_second(await leave(renew=False)) > 50  # what the late loop alone does
+    assert worst_second(await leave(renew=True)) <= 45
+
+
+async def test_a_slot_is_kept_while_fresh_and_renewed_once_stale() -> None:
+    time = VirtualTime()
+    budget = LocalBudget(Pace(spacing=0.5, burst=0.0), clock=time.clock, sleep=time.sleep)
+    slot = await budget.take()
+    time.now += STALE / 2
+    assert await budget.renew(slot) is slot
+    time.now += STALE
+    renewed = await time.run(budget.renew(slot))
+    # The stale slot is given up: the next one is 0.5 s after it, the wait counted in.
+    assert renewed.renewed == 1 and renewed.asked == time.now
+    assert renewed.waited == pytest.approx(0.5 - 1.5 * STALE)

@@ -8,60 +8,35 @@ UNO_REQUIRE_POSTGRES=1 that is a failure instead.
 
 from __future__ import annotations
 
-import asyncio
-import os
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import asyncpg
 import pytest
 
 from bot.storage import Storage
 
-from .helpers import Clock, RawDatabase
+from .helpers import (
+    ADMIN_URL,
+    Clock,
+    RawDatabase,
+    StorageOpener,
+    TargetFactory,
+    server_database,
+    with_database,
+)
 
-ADMIN_URL = os.environ.get("UNO_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 BACKENDS = ["sqlite", "postgres"]
-
-
-def _with_database(url: str, name: str, query: str = "") -> str:
-    return urlunsplit(urlsplit(url)._replace(path=f"/{name}", query=query))
-
-
-def _admin(sql: str) -> None:
-    """Run one statement on the server's admin database, from a thread of its own (the
-    fixture may be set up while a test's event loop is running)."""
-
-    async def run() -> None:
-        conn = await asyncpg.connect(ADMIN_URL, timeout=5)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    with ThreadPoolExecutor(max_workers=1) as thread:
-        thread.submit(asyncio.run, run()).result()
 
 
 @pytest.fixture(scope="session")
 def postgres_database() -> Iterator[str]:
     """A database of this test run on the PostgreSQL server, dropped at the end."""
-    name = f"uno_test_{os.getpid()}_{secrets.token_hex(4)}"
-    try:
-        _admin(f'CREATE DATABASE "{name}"')
-    except (TimeoutError, OSError, asyncpg.PostgresError) as error:
-        reason = f"PostgreSQL tests need a server at {ADMIN_URL}: {error}"
-        if os.environ.get("UNO_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"{reason} (UNO_REQUIRE_POSTGRES=1 makes this a failure)")
-        pytest.skip(reason)
-    try:
-        yield _with_database(ADMIN_URL, name)
-    finally:
-        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with server_database("uno_test") as url:
+        yield url
 
 
 @pytest.fixture(params=BACKENDS)
@@ -72,9 +47,6 @@ def backend(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
-
-
-TargetFactory = Callable[[], Awaitable[str]]
 
 
 @pytest.fixture
@@ -95,7 +67,7 @@ async def new_target(
         finally:
             await conn.close()
         schemas.append(schema)
-        return _with_database(database, urlsplit(database).path[1:], f"search_path={schema}")
+        return with_database(database, urlsplit(database).path[1:], f"search_path={schema}")
 
     yield make
     if schemas:
@@ -111,9 +83,6 @@ async def new_target(
 async def target(new_target: TargetFactory) -> str:
     """An empty database of the test's backend: a file path or a postgresql:// URL."""
     return await new_target()
-
-
-StorageOpener = Callable[..., Awaitable[Storage]]
 
 
 @pytest.fixture

@@ -1,14 +1,21 @@
-"""Builders for finished matches, a settable clock, raw SQL access and table managers on a
-storage, for the storage tests."""
+"""Builders for finished matches, a settable clock, raw SQL access, databases of their own on
+the PostgreSQL test server and table managers on a storage, for the storage tests."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
+import secrets
 import sqlite3
-from contextlib import closing
+from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing, contextmanager
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+import pytest
 
 from bot.engine import RuleSet, Scoring
 from bot.engine.cards import Edition
@@ -17,6 +24,48 @@ from bot.tables.commands import Join, Start
 from bot.tables.manager import TableManager
 from bot.tables.scheduler import ManualScheduler
 from tests.tables.helpers import legal, user_at, who
+
+ADMIN_URL = os.environ.get("UNO_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+TargetFactory = Callable[[], Awaitable[str]]
+StorageOpener = Callable[..., Awaitable[Storage]]
+
+
+def with_database(url: str, name: str, query: str = "") -> str:
+    """``url`` naming the database ``name`` (and the query, e.g. a schema's search path)."""
+    return urlunsplit(urlsplit(url)._replace(path=f"/{name}", query=query))
+
+
+def admin(sql: str) -> None:
+    """Run one statement on the server's admin database, from a thread of its own (the
+    fixture may be set up while a test's event loop is running)."""
+
+    async def run() -> None:
+        conn = await asyncpg.connect(ADMIN_URL, timeout=5)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(asyncio.run, run()).result()
+
+
+@contextmanager
+def server_database(prefix: str) -> Iterator[str]:
+    """A database of its own on the PostgreSQL test server, dropped afterwards. Without a
+    reachable server the test is skipped (with UNO_REQUIRE_POSTGRES=1 it fails instead)."""
+    name = f"{prefix}_{os.getpid()}_{secrets.token_hex(4)}"
+    try:
+        admin(f'CREATE DATABASE "{name}"')
+    except (TimeoutError, OSError, asyncpg.PostgresError) as error:
+        reason = f"PostgreSQL tests need a server at {ADMIN_URL}: {error}"
+        if os.environ.get("UNO_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"{reason} (UNO_REQUIRE_POSTGRES=1 makes this a failure)")
+        pytest.skip(reason)
+    try:
+        yield with_database(ADMIN_URL, name)
+    finally:
+        admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 class Clock:

@@ -9,8 +9,7 @@ from typing import Any
 
 from bot.storage import Storage
 
-from .conftest import StorageOpener, TargetFactory
-from .helpers import random_match
+from .helpers import StorageOpener, TargetFactory, random_match
 
 
 def league_of(exported: dict[str, Any]) -> dict[str, Any]:

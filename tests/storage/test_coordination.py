@@ -194,8 +194,8 @@ async def test_a_slot_granted_too_long_ago_is_given_up_for_a_fresh_one() -> None
 async def test_a_local_budget_lets_a_short_burst_go_then_spaces_requests() -> None:
     loaded = Loaded(late=0.0)
     budget = LocalBudget(Pace(spacing=0.1, burst=0.25), clock=loaded.clock, sleep=loaded.sleep)
-    waits = [await budget.take() for _ in range(6)]
+    waits = [(await budget.take()).waited for _ in range(6)]
     # An idle budget: 0.25 s worth goes at once (three requests), then one every 0.1 s.
     assert waits == pytest.approx([0.0, 0.0, 0.0, 0.05, 0.1, 0.1])
     loaded.now += 10.0  # idle again: another burst
-    assert await budget.take() == 0.0
+    assert (await budget.take()).waited == 0.0

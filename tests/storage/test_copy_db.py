@@ -12,8 +12,7 @@ import pytest
 from bot.cli import main
 from bot.storage import GuildSettings, Storage, TableRecord
 
-from .conftest import StorageOpener
-from .helpers import Clock, RawDatabase, make_match
+from .helpers import Clock, RawDatabase, StorageOpener, make_match
 
 pytestmark = pytest.mark.parametrize("backend", ["postgres"])  # the copy's target
 

@@ -17,8 +17,7 @@ from bot.storage.postgres import backend as pg_backend
 from bot.storage.postgres import tables as pg_tables
 from bot.tables.refusals import TableError
 
-from .conftest import StorageOpener
-from .helpers import GUILD_ON_0, RawDatabase, manager_on, move, started
+from .helpers import GUILD_ON_0, RawDatabase, StorageOpener, manager_on, move, started
 
 
 @pytest.fixture

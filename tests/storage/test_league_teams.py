@@ -16,8 +16,7 @@ from bot.storage.rating import FRESH, rate_teams
 from bot.tables.records import match_record
 from bot.tables.table import Seat, Status, Table
 
-from .conftest import StorageOpener
-from .helpers import RawDatabase, make_match
+from .helpers import RawDatabase, StorageOpener, make_match
 
 
 def team_match(uid: str = "t1") -> MatchRecord:

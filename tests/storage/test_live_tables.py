@@ -12,8 +12,7 @@ import pytest
 from bot.storage import StaleTableError, Storage, StorageError, StorageWriteError, TableRecord
 from bot.storage.base import shard_of
 
-from .conftest import StorageOpener
-from .helpers import RawDatabase
+from .helpers import RawDatabase, StorageOpener
 
 
 def table(

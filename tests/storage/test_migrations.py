@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -12,8 +13,7 @@ import pytest
 from bot.storage import Storage, StorageError
 from bot.storage.migrations import latest_version, load_migrations, split_statements
 
-from .conftest import StorageOpener
-from .helpers import RawDatabase, make_match
+from .helpers import RawDatabase, StorageOpener, make_match
 
 TABLES = {
     "live_tables",
@@ -56,6 +56,25 @@ async def columns(raw: RawDatabase) -> dict[str, set[str]]:
             rows = [(row[1],) for row in await raw.fetch(f"PRAGMA table_info({table})")]
         found[table] = {row[0] for row in rows}
     return found
+
+
+# Processes of the previous version keep running on a database the next one migrated (rolling
+# upgrades), so from this migration on PostgreSQL's only add: one that takes something away or
+# changes it says which schema may still read the database ("-- readable from: N").
+ADD_ONLY_FROM = 3
+TAKES_AWAY = re.compile(r"\b(DROP|RENAME)\b|\bALTER\s+COLUMN\b[^;]*\bTYPE\b", re.I)
+
+
+def test_postgres_migrations_only_add_or_say_which_schema_may_still_read() -> None:
+    from bot.storage.postgres.schema import readable_from
+
+    for number, name, script in load_migrations("postgres"):
+        code = "\n".join(line.split("--")[0] for line in script.splitlines())
+        if number >= ADD_ONLY_FROM and TAKES_AWAY.search(code):
+            assert readable_from(script, 0) > 0, f"{name} takes away without a readable from"
+    assert TAKES_AWAY.search("ALTER TABLE t ALTER COLUMN c TYPE BIGINT")
+    assert TAKES_AWAY.search("ALTER TABLE t DROP COLUMN c")
+    assert not TAKES_AWAY.search("ALTER TABLE t ADD COLUMN c TEXT NOT NULL DEFAULT ''")
 
 
 def test_both_backends_have_the_same_migration_numbers() -> None:

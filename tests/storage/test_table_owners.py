@@ -19,8 +19,7 @@ from bot.tables.refusals import TableError
 from bot.tables.scheduler import ManualScheduler
 from tests.tables.helpers import legal, user_at, who
 
-from .conftest import StorageOpener
-from .helpers import GUILD_ON_0, GUILD_ON_1, manager_on, move, started
+from .helpers import GUILD_ON_0, GUILD_ON_1, StorageOpener, manager_on, move, started
 
 
 async def test_a_process_restores_only_the_tables_of_its_shards(

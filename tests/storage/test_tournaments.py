@@ -85,6 +85,30 @@ async def test_matches_name_their_tournament_and_recount_its_placings(storage: S
     assert await storage.tournament_matches(1, "t2") == []
     history = await storage.recent_matches(1)
     assert [(m.number, m.tournament_id) for m in history] == [(3, None), (2, "t1"), (1, "t1")]
+    found, plain = await storage.match_by_uid(1, "t1-2"), await storage.match_by_uid(1, "x")
+    assert found is not None and found.tournament_id == "t1"
+    assert plain is not None and plain.tournament_id is None
+
+
+async def test_the_export_names_each_matchs_tournament_and_holds_the_tournaments(
+    storage: Storage,
+) -> None:
+    played = replace(make_match("a1t1", [(11, 90), (12, 0)]), tournament_id="a1")
+    for match in (played, make_match("x", [(11, 50), (12, 0)])):
+        assert await storage.record_match(match)
+    await storage.save_tournament(record("a1", 2, finished=True, finished_at=START + 2000))
+    await storage.save_tournament(record("b2", 1, opened_at=START + 5000))
+    await storage.save_tournament(record("other", 1, guild_id=2))
+    data = await storage.export_guild(1)
+    assert [(m["match_uid"], m["tournament_id"]) for m in data["matches"]] == [
+        ("a1t1", "a1"),
+        ("x", None),
+    ]
+    assert [(t["tournament_id"], t["finished"]) for t in data["tournaments"]] == [
+        ("a1", True),
+        ("b2", False),
+    ]
+    assert data["tournaments"][0] == record("a1", 2, finished=True, finished_at=START + 2000)
 
 
 async def test_a_server_may_let_anyone_open_tournaments(storage: Storage) -> None:

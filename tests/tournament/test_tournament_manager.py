@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 
 from bot.tables.scheduler import ManualScheduler
-from bot.tournament.manager import MemoryTournamentStore, TournamentManager
+from bot.tournament.manager import MemoryTournamentStore, TableFate, TournamentManager
 from bot.tournament.model import Entrant, Kind, Tournament
 
 GAME_SECONDS = (120.0, 420.0)
@@ -177,3 +177,27 @@ async def test_a_knockout_of_twelve_plays_to_its_final_table() -> None:
 
 async def test_a_knockout_restarted_between_rounds_plays_on_to_its_final() -> None:
     await run_knockout(restart=True)
+
+
+async def test_a_team_table_that_ended_while_down_counts_its_teams_places() -> None:
+    store = MemoryTournamentStore()
+    tables = FakeTables(ManualScheduler(0.0), random.Random(1))
+    manager = setup(store, tables, [])
+    await manager.open("a", Kind.ARENA, 1, 2, 3, minutes=30, options={"teams": 2})
+    for entrant in people(4):
+        await manager.join("a", entrant)
+    seated = manager.view("a")
+    assert seated is not None and list(seated.tables.values()) == [(100, 101, 102, 103)]
+
+    async def ended(t: Tournament, table_id: str) -> TableFate:
+        # As the league recorded it: partners 100 and 102 won, sharing their team's place.
+        return TableFate(playing=False, placings=(102, 100, 103, 101), places=(0, 0, 1, 1))
+
+    later = FakeTables(ManualScheduler(600.0), random.Random(2))
+    later.count = 1  # the table before the restart
+    fresh = setup(store, later, [])
+    await fresh.restore(ended)
+    resumed = fresh.view("a")
+    assert resumed is not None
+    assert {s.user_id: s.points for s in resumed.standings()} == {100: 4, 102: 4, 101: 2, 103: 2}
+    assert list(resumed.tables.values()) == [(100, 101, 102, 103)]  # all four wait, seated again

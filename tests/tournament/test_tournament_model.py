@@ -270,3 +270,45 @@ def test_a_players_tournament_record_counts_played_podiums_and_wins() -> None:
     assert record_of(done, 1) == TournamentResults(played=2, podiums=2, won=1)
     assert record_of(done, 4) == TournamentResults(played=1, podiums=1, won=0)
     assert record_of(done, 9) == TournamentResults()
+
+
+def team_arena() -> Tournament:
+    t = arena()
+    t.options["teams"] = 2
+    return t
+
+
+def test_a_team_arena_seats_tables_of_two_teams_of_two_only() -> None:
+    t = team_arena()
+    for user_id in range(1, 4):
+        t.join(Entrant(user_id, f"p{user_id}"), now=float(user_id))
+    assert t.pair(now=5.0) == []  # three cannot make two teams of two
+    for user_id in range(4, 11):
+        t.join(Entrant(user_id, f"p{user_id}"), now=float(user_id))
+    assert t.pair(now=20.0) == [(1, 2, 3, 4), (5, 6, 7, 8)]  # 9 and 10 wait for two more
+
+
+def test_partners_share_their_teams_place_and_points() -> None:
+    t = team_arena()
+    for user_id in range(1, 5):
+        t.join(Entrant(user_id, f"p{user_id}"), now=0.0)
+    t.go_berserk(3)
+    t.seat("x", t.pair(0.0)[0])  # seats alternate: 1 and 3 against 2 and 4
+    done = t.finish("x", (3, 1, 4, 2), now=60.0, places=(0, 0, 1, 1))
+    assert done.places == (0, 0, 1, 1)
+    points = {s.user_id: (s.points, s.wins) for s in t.standings()}
+    assert points == {3: (5, 1), 1: (4, 1), 4: (2, 0), 2: (2, 0)}
+    again = Tournament.from_dict(t.to_dict())
+    assert again.finishes == t.finishes and again.standings() == t.standings()
+    old = t.to_dict()
+    del old["places"]  # a record written before team arenas: placings count by order
+    assert Tournament.from_dict(old).finishes[0].places == ()
+
+
+def test_a_leaver_missing_from_the_places_comes_after_every_team() -> None:
+    t = team_arena()
+    for user_id in range(1, 5):
+        t.join(Entrant(user_id, f"p{user_id}"), now=0.0)
+    t.seat("x", t.pair(0.0)[0])
+    done = t.finish("x", (1, 3, 2), now=60.0, places=(0, 0, 1))
+    assert done.placings == (1, 3, 2, 4) and done.places == (0, 0, 1, 2)

@@ -31,6 +31,7 @@ from ..rows import (
     EXPORT_STANDING_COLUMNS,
     RESULT_COLUMNS,
     STATS_COLUMNS,
+    TOURNAMENT_COLUMNS,
     board_row,
     detail_from,
     export_document,
@@ -534,6 +535,11 @@ async def export_guild(conn: Conn, guild_id: int, now: float) -> dict[str, Any]:
         "ORDER BY p.match_id, p.seat",
         guild_id,
     )
+    tournaments = await conn.fetch(
+        f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE guild_id = $1 "
+        "ORDER BY opened_at, tournament_id",
+        guild_id,
+    )
     return export_document(
         guild_id,
         now,
@@ -543,6 +549,7 @@ async def export_guild(conn: Conn, guild_id: int, now: float) -> dict[str, Any]:
         [tuple(r) for r in standings],
         [tuple(r) for r in matches],
         [tuple(r) for r in seats],
+        [tuple(r) for r in tournaments],
     )
 
 

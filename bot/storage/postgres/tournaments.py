@@ -9,46 +9,32 @@ from ..rows import (
     TOURNAMENT_MATCH_COLUMNS,
     tournament_from,
     tournament_matches_from,
+    tournament_params,
+    tournament_upsert,
 )
 from .schema import Conn
 from .tables import changed
 
-_UPSERT_NEWER = f"""
-INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-ON CONFLICT (tournament_id) DO UPDATE SET
-    channel_id = excluded.channel_id, state = excluded.state, version = excluded.version,
-    finished_at = excluded.finished_at
-WHERE excluded.version > tournaments.version
-"""
+_UPSERT_NEWER = tournament_upsert(", ".join(f"${n}" for n in range(1, 9)))
 
 
 async def save_tournament(conn: Conn, record: TournamentRecord) -> bool:
     """Insert, or replace an older version; False when the stored one is as new or newer."""
-    r = record
-    status = await conn.execute(
-        _UPSERT_NEWER,
-        *(r.tournament_id, r.guild_id, r.channel_id, r.kind),
-        *(r.state, r.version, r.opened_at, r.finished_at),
-    )
-    return changed(status) > 0
+    return changed(await conn.execute(_UPSERT_NEWER, *tournament_params(record))) > 0
 
 
 async def load_tournaments(
     conn: Conn, shards: list[int] | None, count: int
 ) -> list[TournamentRecord]:
     """The unfinished tournaments (of guilds on these shards), oldest first."""
-    if shards is None:
-        rows = await conn.fetch(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE finished_at IS NULL "
-            "ORDER BY opened_at"
-        )
-    else:
-        rows = await conn.fetch(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE finished_at IS NULL "
-            "AND ((guild_id >> 22) % $1) = ANY($2::bigint[]) ORDER BY opened_at",
-            count,
-            shards,
-        )
+    where = "finished_at IS NULL"
+    params: tuple[object, ...] = ()
+    if shards is not None:
+        where += " AND ((guild_id >> 22) % $1) = ANY($2::bigint[])"
+        params = (count, shards)
+    rows = await conn.fetch(
+        f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE {where} ORDER BY opened_at", *params
+    )
     return [tournament_from(row) for row in rows]
 
 

@@ -35,6 +35,7 @@ from ..rows import (
     EXPORT_STANDING_COLUMNS,
     RESULT_COLUMNS,
     STATS_COLUMNS,
+    TOURNAMENT_COLUMNS,
     board_row,
     detail_from,
     export_document,
@@ -480,7 +481,7 @@ async def player_history(
 async def export_guild(conn: Conn, guild_id: int, now: float) -> dict[str, Any]:
     """Everything of one server, read in one snapshot."""
     result_columns = ", ".join("p." + column for column in RESULT_COLUMNS.split(", "))
-    settings, seasons, names, standings, matches, seats = await together(
+    settings, seasons, names, standings, matches, seats, tournaments = await together(
         get_settings(conn, guild_id),
         fetch(
             conn,
@@ -511,8 +512,16 @@ async def export_guild(conn: Conn, guild_id: int, now: float) -> dict[str, Any]:
             "ORDER BY p.match_id, p.seat",
             (guild_id,),
         ),
+        fetch(
+            conn,
+            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE guild_id = ? "
+            "ORDER BY opened_at, tournament_id",
+            (guild_id,),
+        ),
     )
-    return export_document(guild_id, now, settings, seasons, names, standings, matches, seats)
+    return export_document(
+        guild_id, now, settings, seasons, names, standings, matches, seats, tournaments
+    )
 
 
 async def forget_user(conn: Conn, guild_id: int, user_id: int) -> int:

@@ -8,26 +8,17 @@ from ..rows import (
     TOURNAMENT_MATCH_COLUMNS,
     tournament_from,
     tournament_matches_from,
+    tournament_params,
+    tournament_upsert,
 )
 from .sql import Conn, changed, fetch
 
-_UPSERT_NEWER = f"""
-INSERT INTO tournaments ({TOURNAMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (tournament_id) DO UPDATE SET
-    channel_id = excluded.channel_id, state = excluded.state, version = excluded.version,
-    finished_at = excluded.finished_at
-WHERE excluded.version > tournaments.version
-"""
+_UPSERT_NEWER = tournament_upsert(", ".join("?" * 8))
 
 
 async def save_tournament(conn: Conn, record: TournamentRecord) -> bool:
     """Insert, or replace an older version; False when the stored one is as new or newer."""
-    r = record
-    params = (
-        *(r.tournament_id, r.guild_id, r.channel_id, r.kind),
-        *(r.state, r.version, r.opened_at, r.finished_at),
-    )
-    return await changed(conn, _UPSERT_NEWER, params) > 0
+    return await changed(conn, _UPSERT_NEWER, tournament_params(record)) > 0
 
 
 async def load_tournaments(

@@ -180,15 +180,23 @@ async def test_lowest_scoring_says_when_the_match_ends_and_what_each_scores() ->
     check(final, SCORES_IMAGE)
     assert "🏆 **Ann** won the match!" in text_of(final)
     assert [c.label for c in items(final) if isinstance(c, ui.Button)] == ["Rematch"]
-    # A recorded round (its seed revealed) offers its recap beside Next round or Rematch.
+    # A recorded round (its seed revealed) offers its recap beside Next round or Rematch, once
+    # a card was played in it.
     for ended, first in ((over, "Next round"), (won, "Rematch")):
-        shown = dataclasses.replace(ended, commitment="ab" * 32, revealed_seed=12345)
+        shown = dataclasses.replace(ended, commitment="ab" * 32, revealed_seed=12345, round_plays=9)
         buttons = [
             c for c in items(table_view(shown, image=SCORES_IMAGE)) if isinstance(c, ui.Button)
         ]
         assert [b.label for b in buttons] == [first, "Round recap"]
         recap = decode(buttons[1].custom_id or "")
         assert recap == Click(shown.table_id, None, Recap(1), "table")
+        forfeited = dataclasses.replace(shown, round_plays=0)
+        labels = [
+            c.label
+            for c in items(table_view(forfeited, image=SCORES_IMAGE))
+            if isinstance(c, ui.Button)
+        ]
+        assert labels == [first]
 
 
 def replace_winners(scores: ScoreView, winners: tuple[int, ...]) -> ScoreView:
