@@ -12,6 +12,7 @@ from .ledger import house_rules_from, house_rules_json
 from .models import (
     ALL_TIME,
     EDITIONS,
+    FORMER_PLAYER_NAME,
     Edition,
     GuildSettings,
     LeaderboardRow,
@@ -71,6 +72,17 @@ def tournament_from(row: Row) -> TournamentRecord:
     return TournamentRecord(
         str(uid), int(guild), int(channel), str(kind), str(state), int(version), opened, finished
     )
+
+
+def tournament_forgetting(state: str, user_id: int) -> str | None:
+    """A stored tournament's state with this member's entrant name replaced by the former
+    player's (their id stays: the standings and placings are keyed by it); None when the
+    member is not named in it."""
+    data: dict[str, Any] = json.loads(state)
+    named = [e for e in data.get("entrants", []) if e[0] == user_id and e[1] != FORMER_PLAYER_NAME]
+    for entrant in named:
+        entrant[1] = FORMER_PLAYER_NAME
+    return json.dumps(data, separators=(",", ":")) if named else None
 
 
 def tournament_state(row: TournamentRecord) -> dict[str, Any]:

@@ -14,10 +14,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from bot.storage import StorageError
+from bot.storage.models import FORMER_PLAYER_NAME
 from bot.tables.scheduler import Scheduler
 
 from .model import EditWindow, Entrant, Finish, Kind, Tournament, TournamentError
@@ -188,6 +189,25 @@ class TournamentManager:
                 await self._save(t)
             except StorageError:
                 log.warning("could not save tournament %s's message id", tournament_id)
+
+    async def forget_member(self, guild_id: int, user_id: int) -> int:
+        """A member who asked to be forgotten: their name out of this server's tournaments
+        still held here (they play on as a former player); how many changed. The stored ones
+        are scrubbed by the league's forget-me."""
+        changed = 0
+        async with self._lock:
+            for t in [*self.tournaments.values(), *self._ended.values()]:
+                entrant = t.entrants.get(user_id)
+                if t.guild_id != guild_id or entrant is None or entrant.name == FORMER_PLAYER_NAME:
+                    continue
+                t.entrants[user_id] = replace(entrant, name=FORMER_PLAYER_NAME)
+                changed += 1
+                try:
+                    await self._save(t)
+                except StorageError:  # the league's own scrub of the stored state covers it
+                    log.warning("could not save tournament %s after a forget-me", t.tournament_id)
+                self._standings_due(t.tournament_id)
+        return changed
 
     async def table_finished(
         self, table_id: str, placings: Sequence[int], places: Sequence[int] = ()

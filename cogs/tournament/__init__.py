@@ -42,6 +42,11 @@ class TournamentCog(Cog):
     async def cog_unload(self) -> None:
         self.desk.close()
 
+    @Cog.listener("on_uno_member_forgotten")
+    async def on_member_forgotten(self, guild_id: int, user_id: int) -> None:
+        """After the league's forget-me: the name out of the tournaments running here too."""
+        await self.desk.manager.forget_member(guild_id, user_id)
+
 
 async def setup(bot: UnoBot) -> None:
     """Add the commands under /uno-admin and /uno, register the buttons, take up saved

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import FORMER_PLAYER_ID
+from bot.storage.models import FORMER_PLAYER_NAME
 from bot.tables.scheduler import ManualScheduler
 from bot.tables.table import Status
 from bot.tournament.model import Tournament
@@ -142,9 +143,13 @@ async def test_a_first_tournament_podium_is_told_privately_once(
     await (await fake.click(people[2], ask, ask.button("Yes, erase my records"))).response()
     itx = await fake.slash(admin, channel, "uno-admin export", {"format": "json"})
     data = json.loads((await itx.followup(0)).attachment(f"uno-{fake_guild.id}.json").data)
+    forgotten_id = people[2].id
     finished = [
         Tournament.from_dict(t) for t in await h.storage.finished_tournaments(fake_guild.id)
     ]
+    # The stored tournaments no longer hold the forgotten member's name.
+    assert any(forgotten_id in t.entrants for t in finished)
+    assert all(t.entrants[forgotten_id].name == FORMER_PLAYER_NAME for t in finished)
     exported = {t["tournament_id"]: t for t in data["tournaments"]}
     assert sorted(exported) == sorted(t.tournament_id for t in finished)
     forgotten = people[2].id
@@ -212,6 +217,45 @@ async def test_members_reach_tournaments_under_uno_when_the_server_lets_anyone_o
     [t] = [t for t in h.bot.tables.tables.values() if t.tournament_id is not None]
     assert {s.user_id for s in t.seats if s.computer is None} == {host.id, guest.id}
     assert "playing a table" in await ask(guest, "uno tournament status")
+    fake.assert_no_errors()
+
+
+async def test_forget_me_takes_the_name_out_of_a_running_tournament_and_its_message(
+    fake_discord: FakeDiscord, fake_guild: FakeGuild, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    channel = fake_guild.default_channel
+    h = await start_bot(
+        fake, bot_runner, tmp_path / "uno.db", channel, seed=7, scheduler=ManualScheduler(START)
+    )
+    admin = await fake.create_member(fake_guild, "admin", global_name="Admin")
+    managers = await fake.create_role(fake_guild, "managers", PERM_MANAGE_GUILD)
+    await fake.set_member_roles(fake_guild, admin, [managers])
+    shy = await fake.create_member(fake_guild, "shy", global_name="Shyguy")
+    await (await fake.slash(admin, channel, "uno-admin tournament open", {})).response()
+    await h.scheduler.advance(0.0)
+    board = await fake.wait_for(lambda: standings_message(h), what="the standings message")
+    await fake.click_for_private(shy, board, board.button("Join"))
+    await h.scheduler.advance(10.0)
+    await settle(h)
+    assert "Shyguy" in (standings_message(h) or board).text
+
+    ask = (await (await fake.slash(shy, channel, "uno forget-me")).response()).message
+    assert ask is not None
+    await (await fake.click(shy, ask, ask.button("Yes, erase my records"))).response()
+    await h.scheduler.advance(10.0)
+    await settle(h)
+    cog = h.bot.get_cog("TournamentCog")
+    assert cog is not None
+    [running] = cog.desk.manager.tournaments.values()  # type: ignore[attr-defined]
+    assert running.entrants[shy.id].name == FORMER_PLAYER_NAME  # still entered, unnamed
+    [stored] = await h.storage.load_tournaments()
+    assert Tournament.from_dict(stored).entrants[shy.id].name == FORMER_PLAYER_NAME
+    shown = await fake.wait_for(
+        lambda: ((m := standings_message(h)) and "Shyguy" not in m.text and m) or None,
+        what="the standings without the name",
+    )
+    assert FORMER_PLAYER_NAME in shown.text
     fake.assert_no_errors()
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.storage import GuildSettings, Storage, StorageWriteError
+from bot.storage.models import FORMER_PLAYER_NAME
 from bot.tables.scheduler import ManualScheduler
 from bot.tournament.manager import TableFate, TournamentManager
 from bot.tournament.model import Entrant, Finish, Kind, Tournament, TournamentError, standings
@@ -60,6 +61,26 @@ async def test_tournaments_load_by_shard_like_tables(storage: Storage) -> None:
     await storage.save_tournament(record("one", 1, guild_id=on_shard_1))
     assert [r["tournament_id"] for r in await storage.load_tournaments([1], 2)] == ["one"]
     assert [r["tournament_id"] for r in await storage.load_tournaments([0], 2)] == ["zero"]
+
+
+async def test_forget_me_takes_the_member_s_name_out_of_the_server_s_tournaments(
+    storage: Storage,
+) -> None:
+    entrants = [[2, "Bob", None], [3, "Ann", None]]
+    await storage.save_tournament(record("live", 1, entrants=entrants))
+    await storage.save_tournament(
+        record("done", 2, entrants=entrants, finished=True, finished_at=START + 100)
+    )
+    await storage.save_tournament(record("elsewhere", 1, guild_id=9, entrants=entrants))
+    assert await storage.forget_user(1, 2) == 2
+    [live] = [r for r in await storage.load_tournaments() if r["tournament_id"] == "live"]
+    [done] = await storage.finished_tournaments(1)
+    [elsewhere] = [r for r in await storage.load_tournaments() if r["guild_id"] == 9]
+    for kept in (live, done):
+        assert kept["entrants"] == [[2, FORMER_PLAYER_NAME, None], [3, "Ann", None]]
+    assert live["version"] == 1 and done["version"] == 2  # a later save still replaces them
+    assert elsewhere["entrants"] == entrants  # another server's tournament keeps the name
+    assert await storage.forget_user(1, 2) == 0
 
 
 @pytest.mark.parametrize("broken", [{"kind": "swiss"}, {"version": 0}, {"guild_id": None}])

@@ -39,6 +39,7 @@ from ..rows import (
     season_from,
     stats_from,
     summary_from,
+    tournament_forgetting,
 )
 from .schema import Conn
 from .settings import get_settings
@@ -573,4 +574,17 @@ async def forget_user(conn: Conn, guild_id: int, user_id: int) -> int:
                 f"DELETE FROM {table} WHERE guild_id = $1 AND user_id = $2", guild_id, user_id
             )
         )
+    rows = await conn.fetch(
+        "SELECT tournament_id, state FROM tournaments WHERE guild_id = $1", guild_id
+    )
+    for row in rows:
+        forgotten = tournament_forgetting(row["state"], user_id)
+        if forgotten is not None:
+            total += changed(
+                await conn.execute(
+                    "UPDATE tournaments SET state = $1 WHERE tournament_id = $2",
+                    forgotten,
+                    row["tournament_id"],
+                )
+            )
     return total

@@ -43,6 +43,7 @@ from ..rows import (
     season_from,
     stats_from,
     summary_from,
+    tournament_forgetting,
 )
 from .settings import get_settings
 from .sql import Conn, Row, changed, fetch, one, together
@@ -543,7 +544,24 @@ async def forget_user(conn: Conn, guild_id: int, user_id: int) -> int:
             (guild_id, user_id),
         ),
     )
-    return int(seats + standings + names)
+    return int(seats + standings + names) + await _forget_in_tournaments(conn, guild_id, user_id)
+
+
+async def _forget_in_tournaments(conn: Conn, guild_id: int, user_id: int) -> int:
+    """The member's name taken out of the server's stored tournaments; how many changed."""
+    rows = await fetch(
+        conn, "SELECT tournament_id, state FROM tournaments WHERE guild_id = ?", (guild_id,)
+    )
+    total = 0
+    for tournament_id, state in rows:
+        forgotten = tournament_forgetting(state, user_id)
+        if forgotten is not None:
+            total += await changed(
+                conn,
+                "UPDATE tournaments SET state = ? WHERE tournament_id = ?",
+                (forgotten, tournament_id),
+            )
+    return total
 
 
 async def is_recorded(conn: Conn, guild_id: int, match_uid: str) -> bool:
