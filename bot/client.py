@@ -86,6 +86,9 @@ class UnoBot(commands.AutoShardedBot):
         self.ops: OpsServer | None = None  # /healthz and /metrics, when METRICS_PORT is set
         # Run once the tables are restored (an extension resuming what depends on them).
         self.after_restore: list[Callable[[], Awaitable[None]]] = []
+        # Run after a member's league records are erased (guild id, user id): an extension
+        # that keeps their name elsewhere takes it out before the member is told it is done.
+        self.on_forget: list[Callable[[int, int], Awaitable[object]]] = []
 
     async def login(self, token: str) -> None:
         """Open storage, and with PostgreSQL take the shard leases and the shared REST budget,

@@ -372,8 +372,11 @@ async def on_forget(interaction: discord.Interaction[UnoBot], button: ForgetButt
         text = tongue.gettext("Nothing was erased.")
     else:
         changed = await storage_of(interaction).forget_user(button.guild_id, button.user_id)
-        # Running tournaments hold the name too (the tournament extension listens).
-        interaction.client.dispatch("uno_member_forgotten", button.guild_id, button.user_id)
+        for forget in interaction.client.on_forget:  # e.g. the running tournaments
+            try:
+                await forget(button.guild_id, button.user_id)
+            except Exception:  # the league's own records are erased all the same
+                log.exception("a forget-me hook failed")
         text = tongue.ngettext(
             "Done: your league records are erased ({count} row changed).",
             "Done: your league records are erased ({count} rows changed).",

@@ -42,11 +42,6 @@ class TournamentCog(Cog):
     async def cog_unload(self) -> None:
         self.desk.close()
 
-    @Cog.listener("on_uno_member_forgotten")
-    async def on_member_forgotten(self, guild_id: int, user_id: int) -> None:
-        """After the league's forget-me: the name out of the tournaments running here too."""
-        await self.desk.manager.forget_member(guild_id, user_id)
-
 
 async def setup(bot: UnoBot) -> None:
     """Add the commands under /uno-admin and /uno, register the buttons, take up saved
@@ -57,12 +52,15 @@ async def setup(bot: UnoBot) -> None:
     await bot.add_cog(cog)
     bot.add_dynamic_items(*TOURNAMENT_ITEMS)
     bot.after_restore.append(cog.desk.resume)
+    bot.on_forget.append(cog.desk.manager.forget_member)  # names in running tournaments
 
 
 async def teardown(bot: UnoBot) -> None:
     cog = bot.get_cog("TournamentCog")
     if isinstance(cog, TournamentCog) and cog.desk.resume in bot.after_restore:
         bot.after_restore.remove(cog.desk.resume)
+    if isinstance(cog, TournamentCog) and cog.desk.manager.forget_member in bot.on_forget:
+        bot.on_forget.remove(cog.desk.manager.forget_member)
     bot.remove_dynamic_items(*TOURNAMENT_ITEMS)
     remove_from_group(bot, TOURNAMENT_COMMANDS, ADMIN_GROUP)
     remove_from_group(bot, MEMBER_TOURNAMENT_COMMANDS)
