@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 
 TURN_SECONDS = 60  # a tournament table's turn timer when the server sets none (berserk halves it)
 THREAD_NAME_LIMIT = 100
-TEAMS = 2  # a team arena's tables: two teams of two
+TEAMS = 2  # a team tournament's tables: two teams of two
 
 
 class BotStore:
@@ -204,9 +204,6 @@ class TournamentDesk:
                 interaction, _("Open a tournament in a text channel: its tables get threads.")
             )
             return
-        if teams and kind is not Kind.ARENA:
-            await say(interaction, refusal(TournamentError("tournament_teams_arena"), tongue))
-            return
         rules = RuleSet(
             edition=Edition(server.edition),
             scoring=Scoring(server.scoring),
@@ -245,6 +242,11 @@ class TournamentDesk:
                 minutes=minutes
             )
             if kind is Kind.ARENA
+            else _(
+                "The team knockout is open: join with the button below, then start it with "
+                "an even number of players (partners are drawn at the start)."
+            )
+            if teams
             else _("The knockout is open: join with the button below, then start it.")
         )
         await say(interaction, text)
