@@ -1,7 +1,7 @@
 """Team play: two hard computers as partners against two normal ones, as JSON.
 
 Run: python bench/teams.py [--rounds 400] [--rollouts 100] [--edition classic] [--seed 1]
-     [--compare]
+     [--compare] [--first 0] [--progress]
 
 Four seats, two teams (seat s on team s mod 2, partners opposite). Seats 0 and 2 play hard,
 seats 1 and 3 normal; a round is the hard team's when either partner goes out. The dealer
@@ -18,6 +18,7 @@ import argparse
 import json
 import math
 import random
+import sys
 import time
 from typing import Any
 
@@ -82,6 +83,10 @@ def main() -> None:
     parser.add_argument("--edition", default="classic", choices=[e.value for e in Edition])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--compare", action="store_true", help="also play without teams")
+    parser.add_argument("--first", type=int, default=0, help="the first round's number")
+    parser.add_argument(
+        "--progress", action="store_true", help="each round's winner to stderr as it ends"
+    )
     parser.add_argument(
         "--partners-see", action="store_true", help="partners may look at each other's hands"
     )
@@ -90,6 +95,7 @@ def main() -> None:
     result: dict[str, Any] = {
         "edition": edition.value,
         "rounds": args.rounds,
+        "first": args.first,
         "rollouts": args.rollouts,
         "seats": list(LEVELS),
         "partners_see": args.partners_see,
@@ -97,9 +103,12 @@ def main() -> None:
     for name, teams in (("team", TEAMS), ("solo", 0))[: 2 if args.compare else 1]:
         start = time.perf_counter()
         wins = 0
-        for index in range(args.rounds):
+        for index in range(args.first, args.first + args.rounds):
             winner = play_round(edition, index, args.seed, args.rollouts, teams, args.partners_see)
             wins += winner >= 0 and winner % TEAMS == 0  # the hard team: seats 0 and 2
+            if args.progress:
+                # A run cut short still counts: every round's winner, as it ends.
+                print(json.dumps({name: index, "winner": winner}), file=sys.stderr, flush=True)
         result[name] = {
             "hard_team_wins": wins,
             "win_rate": round(wins / args.rounds, 4) if args.rounds else None,

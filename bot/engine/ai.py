@@ -534,6 +534,48 @@ def _rollout(world: Game, seat: int, rng: random.Random) -> float:
     return 1.0 if ai_teams.won_for(world, seat) else 0.0  # a partner's win is the team's
 
 
+@dataclass(frozen=True, slots=True)
+class Search:
+    """What the hard player weighed at one decision: the moves, each move's rollout results
+    (the same guesses, in the same order, served every move), the heuristic's score of each
+    move where no search ran, and the move chosen (``moves[chosen]``)."""
+
+    moves: tuple[Action, ...]
+    chosen: int
+    results: tuple[tuple[float, ...], ...] = ()
+    scores: tuple[float | None, ...] = ()
+
+    @property
+    def choice(self) -> Action:
+        """The move the hard player makes."""
+        return self.moves[self.chosen]
+
+    def cannot_tell(self, index: int, z: float = PRIOR_Z) -> bool:
+        """Is ``moves[index]`` as good as the choice, as far as this search can tell: the
+        choice's rollouts do not beat its own by more than ``z`` standard errors of their
+        paired differences (the bar the choice itself had to clear to override the
+        heuristic), or, where no search ran, the heuristic scores both alike."""
+        if index == self.chosen:
+            return True
+        if self.results and len(self.results[self.chosen]) >= 2:
+            mean, error = paired_gain(self.results[self.chosen], self.results[index])
+            return mean <= z * error
+        if self.scores:
+            score = self.scores[index]
+            return score is not None and score == self.scores[self.chosen]
+        return False
+
+
+def paired_gain(better: tuple[float, ...], base: tuple[float, ...]) -> tuple[float, float]:
+    """The mean of the paired differences of two moves' rollouts over the same guesses, and
+    its standard error."""
+    samples = len(base)
+    diffs = [a - b for a, b in zip(better, base, strict=True)]
+    mean = sum(diffs) / samples
+    spread = sum((d - mean) ** 2 for d in diffs) / (samples - 1)
+    return mean, (spread / samples) ** 0.5
+
+
 def _hard(
     game: Game,
     seat: int,
@@ -546,22 +588,38 @@ def _hard(
 ) -> Action:
     """The sharp heuristic's move, unless rollouts over guesses of the hidden cards beat it;
     ``partners_see``: the partners' hands are open to this seat (a team table's option)."""
+    return search(game, seat, rng, clock, budget_s, max_rollouts, record, partners_see).choice
+
+
+def search(
+    game: Game,
+    seat: int,
+    rng: random.Random,
+    clock: Clock,
+    budget_s: float,
+    max_rollouts: int,
+    record: ChallengeRecord | None = None,
+    partners_see: bool = False,
+) -> Search:
+    """The hard player's search at a decision the game awaits from ``seat`` (its choice as
+    ``_hard`` makes it, with everything it weighed)."""
     start = clock()
     moves = candidates(game, seat, rng)
     if len(moves) <= 1:
-        return moves[0]  # a forced move (the awaited seat always has one)
+        return Search(tuple(moves), 0)  # a forced move (the awaited seat always has one)
     info = knowledge(game, seat)
     if game.teams and partners_see:
         ai_teams.see_partners(game, seat, info)
-    prior = heuristic(game, seat, rng, SHARP if game.players == 2 else SHARP_MANY, info, record)
+    style = SHARP if game.players == 2 else SHARP_MANY
+    prior = heuristic(game, seat, rng, style, info, record)
     if any(move.do is Do.CHALLENGE for move in moves):
         # Rollouts would judge a challenge by the cards alone, as if every player bluffed
         # whenever it could: the judgment of should_challenge stands instead.
         if prior.do is Do.CHALLENGE:
-            return prior
+            return Search(tuple(moves), moves.index(prior))
         moves = [move for move in moves if move.do is not Do.CHALLENGE]
         if len(moves) <= 1:
-            return moves[0]
+            return Search(tuple(moves), 0)
     # The heuristic's move, with its color, stands in for the same card in the candidates.
     for i, move in enumerate(moves):
         if move.do == prior.do and move.card == prior.card:
@@ -577,19 +635,35 @@ def _hard(
         rollouts += len(moves)
     samples = len(results[0])
     if samples < 2:
-        return prior
+        if prior not in moves:
+            moves.append(prior)
+        scores = _move_scores(game, seat, moves, style, info)
+        return Search(tuple(moves), moves.index(prior), scores=scores)
     totals = [sum(r) for r in results]
     best = max(range(len(moves)), key=lambda i: totals[i])
+    found = tuple(tuple(r) for r in results)
     if prior not in moves:
-        return moves[best]
+        return Search(tuple(moves), best, found)
     # The same guesses served every move, so the paired differences tell signal from noise.
-    base = results[moves.index(prior)]
-    diffs = [a - b for a, b in zip(results[best], base, strict=True)]
-    mean = sum(diffs) / samples
-    spread = sum((d - mean) ** 2 for d in diffs) / (samples - 1)
-    if mean > PRIOR_Z * (spread / samples) ** 0.5:
-        return moves[best]
-    return prior
+    base = moves.index(prior)
+    mean, error = paired_gain(found[best], found[base])
+    return Search(tuple(moves), best if mean > PRIOR_Z * error else base, found)
+
+
+def _move_scores(
+    game: Game, seat: int, moves: list[Action], style: Style, info: Knowledge
+) -> tuple[float | None, ...]:
+    """The heuristic's score of each card played on a turn (None for other moves; nothing
+    off a turn, where the heuristic does not score moves)."""
+    if game.phase is not TURN:
+        return ()
+    danger = min(_others(game, seat)) <= 2
+    return tuple(
+        _card_score(game, seat, m.card, danger, style, info)
+        if m.do is Do.PLAY and m.card is not None
+        else None
+        for m in moves
+    )
 
 
 # ----- the table manager's entry points -----
@@ -626,7 +700,12 @@ def reference(game: Game, seat: int, seed: int, number: int, rollouts: int) -> A
     """The hard player's choice as a reference: its search seeded by the round's ``seed`` and
     the action's ``number`` and ended on its rollout count alone, so the same place always
     gets the same answer (judging a decision needs a judge that does not change its mind)."""
-    return _hard(game, seat, random.Random(seed ^ number), _still, 1.0, rollouts)
+    return reference_search(game, seat, seed, number, rollouts).choice
+
+
+def reference_search(game: Game, seat: int, seed: int, number: int, rollouts: int) -> Search:
+    """The search behind ``reference``, with every move it weighed."""
+    return search(game, seat, random.Random(seed ^ number), _still, 1.0, rollouts)
 
 
 def _still() -> float:

@@ -5,7 +5,7 @@ A replay steps through these; the scoreboard's awards read them too.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -43,7 +43,9 @@ MOMENT_KINDS = (
     "went_out",
 )
 BIG_DRAW = 4  # a draw of this many cards or more is a key moment
-HARD_ROLLOUTS = 24  # the hard player's search when judging a decision (a few ms each)
+# The hard player's search when judging a decision (about 16 ms; a table's hard player searches
+# for up to 120 ms): enough to tell a clearly worse move from one of about the same worth.
+HARD_ROLLOUTS = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,11 +184,13 @@ DECISIONS = frozenset({"play", "draw", "pass", "accept", "challenge", "choose_co
 
 @dataclass(frozen=True, slots=True)
 class Agreement:
-    """How often a seat did what the hard computer player would have done in its place."""
+    """How often a seat did what the hard computer player would have done in its place, or
+    something its search could not tell from that (``exact``: its very choice)."""
 
     seat: int
     decisions: int
     agreed: int
+    exact: int = 0
 
     @property
     def share(self) -> float:
@@ -202,23 +206,42 @@ def same_choice(ours: Action, theirs: Action) -> bool:
     return ours.do != "choose_color" or ours.color == theirs.color
 
 
-def agreement(
-    record: RoundRecord, seats: Collection[int], *, rollouts: int = HARD_ROLLOUTS, salt: int = 0
-) -> dict[int, Agreement]:
-    """Per seat in ``seats``: its turn decisions, and how many the hard computer player, put in
-    its place at that moment, would have made too (``ai.reference``: the answer never changes;
-    ``salt`` changes the seeds of its search, for a second, independent judge)."""
-    asked = {seat: [0, 0] for seat in seats}
+def as_good(action: Action, judged: ai.Search) -> bool:
+    """Is ``action`` the judge's choice, or a move its search cannot tell from that choice
+    (its rollouts on the same guesses do not put it more than one standard error behind, or,
+    without a search, its heuristic scores both alike)?"""
+    if same_choice(action, judged.choice):
+        return True
+    index = next((i for i, m in enumerate(judged.moves) if same_choice(action, m)), None)
+    return index is not None and judged.cannot_tell(index)
+
+
+def decisions(record: RoundRecord, seats: Collection[int]) -> Iterator[tuple[int, Game, Action]]:
+    """The turn decisions of ``seats`` in the round, in order: each action's number, the game
+    just before it (read it before asking for the next: it moves on) and the action."""
     game = record.new_game()
     for number, action in enumerate(record.actions, start=1):
         seat = action.seat
-        tally = asked.get(seat)
-        if tally is not None and action.do in DECISIONS and game.current == seat and not game.over:
-            hard = ai.reference(game, seat, record.seed ^ salt, number, rollouts)
-            tally[0] += 1
-            tally[1] += same_choice(action, hard)
+        if seat in seats and action.do in DECISIONS and game.current == seat and not game.over:
+            yield number, game, action
         apply_recorded(game, action)
-    return {seat: Agreement(seat, made, agreed) for seat, (made, agreed) in asked.items()}
+
+
+def agreement(
+    record: RoundRecord, seats: Collection[int], *, rollouts: int = HARD_ROLLOUTS, salt: int = 0
+) -> dict[int, Agreement]:
+    """Per seat in ``seats``: its turn decisions, how many were as good as what the hard
+    computer player, put in its place at that moment, would have done (``as_good``), and how
+    many were that very move (``ai.reference``: the answer never changes; ``salt`` changes the
+    seeds of its search, for a second, independent judge)."""
+    asked = {seat: [0, 0, 0] for seat in seats}
+    for number, game, action in decisions(record, asked):
+        judged = ai.reference_search(game, action.seat, record.seed ^ salt, number, rollouts)
+        tally = asked[action.seat]
+        tally[0] += 1
+        tally[1] += as_good(action, judged)
+        tally[2] += same_choice(action, judged.choice)
+    return {seat: Agreement(seat, *tally) for seat, tally in asked.items()}
 
 
 @lru_cache(maxsize=64)

@@ -58,7 +58,8 @@ class AgreementButton(ui.DynamicItem[ui.Button[Any]], template=AGREEMENT_TEMPLAT
 def agreement_text(
     detail: MatchDetail, results: list[tuple[int, Agreement | None]], tongue: Lang
 ) -> str:
-    """Round by round, then over the match: decisions agreed with the hard computer player."""
+    """Round by round, then over the match: decisions agreed with the hard computer player (its
+    very move, or one its search cannot tell from that)."""
     _ = tongue.gettext
     lines = [
         "### 🧠 "
@@ -66,7 +67,8 @@ def agreement_text(
         "-# "
         + _(
             "Each of your turn decisions, compared with what the hard computer player would "
-            "have done in your place at that moment."
+            "have done in your place at that moment; a move its search rates as good as its own "
+            "counts too."
         ),
     ]
     made = agreed = 0

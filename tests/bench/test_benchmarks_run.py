@@ -42,6 +42,8 @@ QUICK = [
     ("records.py", ["--rounds", "20"], ["record_bytes_mean", "sqlite_database_bytes"]),
     ("recap.py", ["--search", "3", "--repeats", "1"], ["long_round", "usual_round"]),
     ("agreement.py", ["--rounds", "2", "--rollouts", "0"], ["agreement", "decisions"]),
+    ("teams.py", ["--rounds", "2", "--rollouts", "4", "--first", "3", "--progress"], ["team"]),
+    ("rollouts.py", ["--rounds", "1", "--budget", "0.002"], ["2_seats", "4_seats"]),
 ]
 
 

@@ -15,6 +15,7 @@ from bot.engine.review import (
     HARD_ROLLOUTS,
     Award,
     agreement,
+    as_good,
     awards,
     review,
     round_awards,
@@ -190,9 +191,89 @@ def test_a_hard_player_seeded_apart_from_the_judge_differs_only_where_its_search
     # Without a search both follow the sharp heuristic: the seeds change nothing they choose.
     plain = agreement(hard_round(0x5EED, 0), [0], rollouts=0)[0]
     assert plain.decisions > 0 and plain.agreed == plain.decisions
-    # With one, the judge seeded apart (or the player) disagrees where the search is noise.
+    # With one, the judge seeded apart (or the player) makes another move where the search is
+    # noise, and counts it as agreed: its own search cannot tell that move from its choice.
     record = hard_round(0x5EED, 24)
     apart = agreement(record, [0], rollouts=24)[0]
     itself = agreement(record, [0], rollouts=24, salt=0x5EED)[0]
-    assert itself.agreed == itself.decisions  # the player's own seeds: itself
-    assert apart.agreed < apart.decisions
+    assert itself.agreed == itself.exact == itself.decisions  # the player's own seeds: itself
+    assert apart.exact < apart.agreed == apart.decisions
+
+
+def racing(actions: list[object]) -> RoundRecord:
+    """Two players dealt three cards each, seat 0 first: all blue but seat 1's green 4."""
+    deck = build_deck(
+        "classic",
+        [["blue-1", "blue-2", "blue-3"], ["blue-7", "blue-8", "green-4"]],
+        pile=["blue-5", "red-9"],
+        dealer=1,
+        hand_size=3,
+    )
+    return RoundRecord(
+        Edition.CLASSIC,
+        2,
+        1,
+        tuple(CARD_INDEX[c] for c in deck),
+        5,
+        tuple(actions),  # type: ignore[arg-type]
+        house=HouseRules(hand_size=3),
+    )
+
+
+def test_a_move_as_good_as_the_judges_choice_agrees_and_a_clearly_worse_one_does_not() -> None:
+    # Any of the three blue cards sheds a card just as well; drawing instead does not.
+    for card in ("blue-1", "blue-2", "blue-3"):
+        judged = agreement(racing([act(0, "play", card)]), [0])[0]
+        assert (judged.decisions, judged.agreed) == (1, 1)
+    assert (
+        sum(
+            agreement(racing([act(0, "play", c)]), [0])[0].exact
+            for c in ("blue-1", "blue-2", "blue-3")
+        )
+        == 1
+    )
+    drew = agreement(racing([act(0, "draw")]), [0])[0]
+    assert (drew.decisions, drew.agreed, drew.exact) == (1, 0, 0)
+
+
+def test_drawing_when_the_last_card_would_go_out_never_agrees() -> None:
+    start = [
+        act(0, "play", "blue-1"),
+        act(1, "play", "blue-7"),
+        act(0, "play", "blue-2", uno=True),
+        act(1, "play", "blue-8", uno=True),
+    ]
+    out = agreement(racing([*start, act(0, "play", "blue-3")]), [0])[0]
+    drew = agreement(racing([*start, act(0, "draw")]), [0])[0]
+    assert out.decisions == drew.decisions == 3
+    assert out.agreed == drew.agreed + 1 and out.exact == drew.exact + 1
+    assert agreement(racing([*start, act(0, "draw")]), [0]) == {0: drew}  # the same every time
+
+
+def test_the_judge_counts_a_move_its_rollouts_cannot_tell_from_its_choice() -> None:
+    red, blue, draw = act(0, "play", "red-5"), act(0, "play", "blue-5"), act(0, "draw")
+    wild = act(0, "play", "wild", "green")
+    judged = ai.Search(
+        (red, blue, wild, draw),
+        0,
+        results=(
+            (1, 0, 1, 1, 0, 1, 0, 1),
+            (1, 1, 0, 1, 0, 1, 0, 1),  # level with the choice on the same guesses
+            (0, 1, 0, 1, 0, 1, 0, 1),  # a little behind: within one standard error
+            (0, 0, 0, 1, 0, 0, 0, 0),  # far behind
+        ),
+    )
+    assert judged.choice == red and as_good(red, judged)
+    assert as_good(blue, judged)
+    assert as_good(act(0, "play", "wild", "red"), judged)  # a wild card's color is taste
+    assert not as_good(draw, judged)
+    assert not as_good(act(0, "play", "green-5"), judged)  # a move the search never weighed
+
+
+def test_without_a_search_the_judge_counts_a_move_its_heuristic_scores_alike() -> None:
+    red, blue, draw = act(0, "play", "red-5"), act(0, "play", "blue-5"), act(0, "draw")
+    judged = ai.Search((red, blue, draw), 0, scores=(4.0, 4.0, None))
+    assert as_good(blue, judged) and not as_good(draw, judged)
+    unequal = ai.Search((red, blue, draw), 0, scores=(4.0, 3.5, None))
+    assert not as_good(blue, unequal)
+    assert not as_good(blue, ai.Search((red, blue, draw), 0))  # nothing weighed: its move only
