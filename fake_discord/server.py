@@ -62,8 +62,11 @@ class FakeDiscord(SlashSimulation, ComponentSimulation, WorldBuilding):
     ) -> FakeMessage:
         """Click a button answered privately; return the answer once drawn: the ephemeral
         message the answer itself posted (at once, or deferred and then completed), the click's
-        first ephemeral follow-up, or one of the user's ephemeral messages in that channel
-        brought up to date in place (a bot may keep one live private message per user)."""
+        first ephemeral follow-up, or, when the answer posted nothing, one of the user's
+        ephemeral messages in that channel brought up to date in place (a bot may keep one live
+        private message per user). An answer that posted a private message is that message,
+        even while it is still loading: an older private message edited meanwhile (one the bot
+        keeps current as the game moves) is not the answer."""
         mine = [m for m in self.visible_messages(user, message.channel_id) if m.is_ephemeral]
         edits = {m.id: m.edit_count for m in mine}
         itx = await self.click(user, message, button)
@@ -73,8 +76,8 @@ class FakeDiscord(SlashSimulation, ComponentSimulation, WorldBuilding):
         def shown() -> FakeMessage | None:
             if itx.followups:
                 return itx.followups[0]
-            if posted is not None and posted.is_ephemeral and not posted.is_loading:
-                return posted
+            if posted is not None and posted.is_ephemeral:
+                return None if posted.is_loading else posted
             return next((m for m in mine if m.edit_count > edits[m.id]), None)
 
         answer = await self.wait_for(shown, timeout, "the private answer")

@@ -10,6 +10,7 @@ result of an earlier click is never drawn over a later one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import time
@@ -85,6 +86,9 @@ CLOSED = (Status.FINISHED, Status.CANCELLED)
 # picture shown by a second request. A click that reached a busy bot late waits only what is
 # left of that time.
 ANSWER_BY = 2.0
+UNKNOWN_MESSAGE = 10008  # Discord's code for a message that is gone
+
+Drawing = Coroutine[Any, Any, tuple[ui.LayoutView, discord.File]]  # a hand picture being drawn
 
 
 def answer_wait(made_at: float, now: float) -> float:
@@ -488,25 +492,19 @@ class GameClicks:
             text = message.render(tongue) if message is not None else None
             if outcome.reveal is not None:
                 text = reveal_text(outcome.table, outcome.reveal, tongue)
-            hand = HandMessage.of_interaction(
-                interaction, interaction.message.id if interaction.message else None
-            )
+            source = interaction.message.id if interaction.message else None
+            user_id = interaction.user.id
             ending = outcome.table.status in (Status.ROUND_OVER, Status.FINISHED)
-            if ending or outcome.hand is None:
-                if ending:  # the round's end line, with the click's own note above it
-                    ended = end_line(outcome.table, tongue)
-                    text = f"-# {text}\n{ended}" if text else ended
-                await interaction.response.edit_message(
-                    content=None,
-                    view=closed_view(text or note("game_over").render(tongue)),
-                    attachments=[],
-                )
-                crash_point("ack")  # crash tests: killed the instant the click is answered
-                self.live.remember(outcome, interaction.user.id, hand, tongue, closed=True)
-                return
-            await self._answer(
-                interaction,
-                self.hand_message(
+            closed = ending or outcome.hand is None
+            if ending:  # the round's end line, with the click's own note above it
+                ended = end_line(outcome.table, tongue)
+                text = f"-# {text}\n{ended}" if text else ended
+            answer: ui.LayoutView | Drawing
+            if closed:
+                answer = closed_view(text or note("game_over").render(tongue))
+            else:
+                assert outcome.hand is not None
+                answer = self.hand_message(
                     outcome,
                     outcome.hand,
                     page=page,
@@ -514,14 +512,62 @@ class GameClicks:
                     aiming=aiming,
                     note=text,
                     tongue=tongue,
-                ),
-                lambda view, file: interaction.response.edit_message(
-                    view=view, attachments=[file], allowed_mentions=NO_PINGS
-                ),
-                interaction.response.defer,
-                answered=lambda: crash_point("ack"),  # crash tests: killed right then
-            )
-            self.live.remember(outcome, interaction.user.id, hand, tongue, closed=False)
+                )
+            if self.live.replaced(click.table_id, user_id, source):
+                # A newer hand replaced the one clicked (it is being deleted): the click is
+                # applied all the same and answered on the live hand, never on the retired one.
+                await self._answer_on_live_hand(interaction, outcome, answer)
+                return
+            hand = HandMessage.of_interaction(interaction, source)
+            try:
+                if isinstance(answer, ui.LayoutView):
+                    await interaction.response.edit_message(
+                        content=None, view=answer, attachments=[]
+                    )
+                    crash_point("ack")  # crash tests: killed the instant the click is answered
+                else:
+                    await self._answer(
+                        interaction,
+                        answer,
+                        lambda view, file: interaction.response.edit_message(
+                            view=view, attachments=[file], allowed_mentions=NO_PINGS
+                        ),
+                        interaction.response.defer,
+                        answered=lambda: crash_point("ack"),  # crash tests: killed right then
+                    )
+            except discord.NotFound as exc:
+                if exc.code != UNKNOWN_MESSAGE:
+                    raise
+                # The hand was deleted before its answer went out: the click is saved, the
+                # hand moved on (the player's live hand, if another, follows the change).
+                log.info("a hand was gone before its click was answered")
+                self.live.gone(click.table_id, user_id, source)
+                return
+            self.live.remember(outcome, user_id, hand, tongue, closed=closed)
+
+    async def _answer_on_live_hand(
+        self,
+        interaction: Itx,
+        outcome: Outcome,
+        answer: ui.LayoutView | Drawing,
+    ) -> None:
+        """Answer a click from a retired hand: acknowledged without touching that message
+        (it may be gone already), the answer (a closed line, or the hand once drawn) shown on
+        the player's live hand."""
+        try:
+            with contextlib.suppress(discord.NotFound):
+                await interaction.response.defer()
+        except BaseException:
+            if not isinstance(answer, ui.LayoutView):
+                answer.close()  # never drawn
+            raise
+        user_id = interaction.user.id
+        if isinstance(answer, ui.LayoutView):
+            await self.live.show(outcome, user_id, answer, closed=True)
+            return
+        view, file = await answer
+        await self.live.show(outcome, user_id, view, file, closed=False)
+        let_go(view)
 
     @staticmethod
     async def _answer(

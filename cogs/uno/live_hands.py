@@ -11,10 +11,12 @@ redrawn because someone else moved. Redraws hold the player's hand lock, as clic
 draw an older version over a newer one.
 
 A new hand (Show my hand) retires the live one through its own interaction, so each player has
-at most one hand with live buttons. At a round's end every hand is closed to a line saying what
-happened (and drawn again when the next round deals); at the match's end, closed for good. A hand
-its interaction can no longer change is forgotten: the player's turn notice then carries a Show
-my hand button instead (see ``TableBoard``). Shortly before Discord stops the edits, the hand is
+at most one hand with live buttons. A retired hand is never edited again: a click made on it
+before it went away is still applied, and answered on the live hand (see ``replaced``). At a
+round's end every hand is closed to a line saying what happened (and drawn again when the next
+round deals); at the match's end, closed for good. A hand its interaction can no longer change
+(or that is gone) is forgotten: the player's turn notice then carries a Show my hand button
+instead (see ``TableBoard``). Shortly before Discord stops the edits, the hand is
 closed to a line pointing at Show my hand, so it never offers buttons that would be refused.
 """
 
@@ -46,6 +48,9 @@ log = logging.getLogger(__name__)
 TOKEN_LIFE = 14 * 60.0
 CLOSED = (Status.FINISHED, Status.CANCELLED)
 ENDINGS = ("round_over", "went_out", "stalled")  # log lines that tell how a round ended
+# How many of a player's retired hands are remembered, so a click still arriving from one is
+# known for what it is (a player can only reach the last few before they go away).
+RETIRED_KEPT = 8
 
 
 @dataclass(slots=True)
@@ -83,6 +88,7 @@ class LiveHand:
     until: float  # scheduler time its interaction stops following the game
     tongue: Lang
     closed: bool = False  # closed to a line at a round's end (drawn again at the next deal)
+    retired: tuple[int, ...] = ()  # ids of the hands this one replaced, newest first
 
 
 def concern_of(hand: HandSnapshot) -> Hashable:
@@ -152,16 +158,58 @@ class LiveHands:
             return
         hands = self.tables.setdefault(table.table_id, {})
         old = hands.get(user_id)
-        if old is not None and not old.message.same(message):
-            self._spawn(self._retire(old))
+        retired: tuple[int, ...] = ()
+        if old is not None:
+            retired = old.retired
+            if not old.message.same(message):
+                self._spawn(self._retire(old))
+                if old.message.message_id is not None:
+                    retired = (old.message.message_id, *retired)[:RETIRED_KEPT]
         concern = concern_of(outcome.hand) if outcome.hand is not None else None
         until = self.clock() + TOKEN_LIFE
-        hands[user_id] = LiveHand(message, outcome.version, concern, until, tongue, closed)
+        hands[user_id] = LiveHand(message, outcome.version, concern, until, tongue, closed, retired)
         self.clicks.manager.scheduler.schedule(
             _expiry_key(table.table_id, user_id),
             until,
             lambda: self._expire(table.table_id, user_id, message),
         )
+
+    def replaced(self, table_id: str, user_id: int, message_id: int | None) -> bool:
+        """Whether ``message_id`` is a hand of this player that a newer one retired (it is
+        being deleted, or is gone): a click from it is answered on the live hand."""
+        hand = self.tables.get(table_id, {}).get(user_id)
+        return hand is not None and message_id is not None and message_id in hand.retired
+
+    async def show(
+        self,
+        outcome: Outcome,
+        user_id: int,
+        view: ui.LayoutView,
+        file: discord.File | None = None,
+        *,
+        closed: bool,
+    ) -> None:
+        """Draw a click's answer on the player's live hand (the click came from a hand it
+        replaced). The caller holds the player's hand lock."""
+        table = outcome.table
+        live = self.tables.get(table.table_id, {}).get(user_id)
+        if live is None or live.version > outcome.version:
+            return  # gone, or it shows a newer state already
+        if not await self._try(live, view, file):
+            self.forget(table.table_id, user_id)
+            return
+        if table.status in CLOSED or (outcome.hand is None and not closed):
+            self.forget(table.table_id, user_id)
+            return
+        live.version = outcome.version
+        live.concern = concern_of(outcome.hand) if outcome.hand is not None else None
+        live.closed = closed
+
+    def gone(self, table_id: str, user_id: int, message_id: int | None) -> None:
+        """Discord no longer knows this hand message: forget it if it was the live hand."""
+        hand = self.tables.get(table_id, {}).get(user_id)
+        if hand is not None and message_id is not None and hand.message.message_id == message_id:
+            self.forget(table_id, user_id)
 
     def follows(self, table_id: str, user_id: int) -> bool:
         """Whether this player's live hand still follows the game (the bot can change it)."""

@@ -1,14 +1,21 @@
 """One live hand per player: the newest private hand follows the game by itself (nobody presses
 Refresh or Show my hand once they hold one), Show my hand puts a fresh one where the player
 looks and retires the old, every hand closes at a round's end, and a hand Discord no longer lets
-the bot change falls back to a turn notice with a Show my hand button."""
+the bot change falls back to a turn notice with a Show my hand button. A click on a hand that a
+newer one replaced, or that went away, is applied and shown on the live hand, never on the
+retired one, and never answered with an apology."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from pathlib import Path
+
+import pytest
 
 from bot.engine import Game, Phase
 from bot.tables.table import Status, Table
+from cogs.uno.live_hands import LiveHand, LiveHands
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 from tests.e2e.helpers import (
     Harness,
@@ -242,3 +249,128 @@ async def test_when_every_turn_waits_past_the_notice_delay_a_move_costs_one_chan
     assert not [m for m in fake_discord.public_messages(thread) if not m.attachments]  # type: ignore[arg-type]
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
+
+
+def live_hands(h: Harness) -> LiveHands:
+    clicks = h.bot.get_cog("UnoCog").clicks  # type: ignore[union-attr]
+    live: LiveHands = clicks.live
+    return live
+
+
+def held_retirements(h: Harness, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """Retired hands are deleted only once the event is set: until then the old hand is still
+    on its player's screen, and they may click it."""
+    live = live_hands(h)
+    gate = asyncio.Event()
+    retire = live._retire
+
+    async def held(old: LiveHand) -> None:
+        await gate.wait()
+        await retire(old)
+
+    monkeypatch.setattr(live, "_retire", held)
+    return gate
+
+
+def errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def two_players(h: Harness, guild: FakeGuild) -> tuple[Table, object, FakeUser, FakeMessage]:
+    """A started game of two; the awaited player holds a live hand."""
+    users = [await h.fake.create_member(guild, f"p{i}") for i in range(2)]
+    table, thread = await start(h, users, await new_lobby(h, users, {"edition": "classic"}))
+    game: Game = table.match.game  # type: ignore[union-attr]
+    player = user_of(table, users, game.current)
+    return table, thread, player, await open_hand(h.fake, player, await board(h, thread))
+
+
+async def test_a_click_on_a_hand_a_newer_one_replaced_is_answered_on_the_newer_one(
+    fake_discord: FakeDiscord,
+    fake_guild: FakeGuild,
+    bot_runner: BotRunner,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
+    table, thread, player, old = await two_players(h, fake_guild)
+    game: Game = table.match.game  # type: ignore[union-attr]
+    seat, held = game.current, len(game.hands[game.current])
+    gate = held_retirements(h, monkeypatch)
+    new = await open_hand(fake_discord, player, await board(h, thread))
+    # The player draws from the old hand while the new one is already drawn below it.
+    old_edits, new_edits = old.edit_count, new.edit_count
+    await (await fake_discord.click(player, old, enabled(old, "draw")[0])).response()
+    await fake_discord.wait_for(lambda: new.edit_count > new_edits, what="the new hand redrawn")
+    gate.set()
+    await settle(h)
+    assert len(game.hands[seat]) == held + 1  # the draw was applied
+    assert old.deleted and old.edit_count == old_edits  # the retired hand was never edited
+    assert hands_of(fake_discord, player, thread) == [new]  # the live one, and no apology
+    live = live_hands(h).tables[table.table_id][player.id]
+    assert live.message.message_id == new.id and live.version == table.version
+    assert not fake_discord.failed_interactions()
+    fake_discord.assert_no_errors()
+    bot_runner.assert_no_errors()
+    assert not errors_logged(caplog)
+
+
+async def test_a_click_on_a_hand_deleted_before_its_answer_is_shown_on_the_newer_one(
+    fake_discord: FakeDiscord,
+    fake_guild: FakeGuild,
+    bot_runner: BotRunner,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
+    table, thread, player, old = await two_players(h, fake_guild)
+    game: Game = table.match.game  # type: ignore[union-attr]
+    seat, held = game.current, len(game.hands[game.current])
+    gate = held_retirements(h, monkeypatch)
+    new = await open_hand(fake_discord, player, await board(h, thread))
+    new_edits = new.edit_count
+    clicks = h.bot.get_cog("UnoCog").clicks  # type: ignore[union-attr]
+    # The click on the old hand is made while it is still shown, and handled (after the hand
+    # edits before it) only once the old hand is deleted.
+    async with clicks.hands.hold((table.table_id, player.id)):
+        await fake_discord.click(player, old, enabled(old, "draw")[0])
+        gate.set()
+        await fake_discord.wait_for(lambda: old.deleted, what="the old hand deleted")
+    await fake_discord.wait_for(lambda: new.edit_count > new_edits, what="the new hand redrawn")
+    await settle(h)
+    assert len(game.hands[seat]) == held + 1  # the draw was applied
+    assert hands_of(fake_discord, player, thread) == [new]  # no apology
+    live = live_hands(h).tables[table.table_id][player.id]
+    assert live.message.message_id == new.id and live.version == table.version
+    # Only the acknowledgement Discord refuses for a deleted message; nothing logged as failed.
+    assert [(e.status, e.code) for e in fake_discord.errors] == [(404, 10008)]
+    bot_runner.assert_no_errors()
+    assert not errors_logged(caplog)
+
+
+async def test_a_click_on_the_live_hand_when_it_is_gone_leaves_the_game_saved_and_quiet(
+    fake_discord: FakeDiscord,
+    fake_guild: FakeGuild,
+    bot_runner: BotRunner,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
+    table, thread, player, hand = await two_players(h, fake_guild)
+    game: Game = table.match.game  # type: ignore[union-attr]
+    seat, held = game.current, len(game.hands[game.current])
+    clicks = h.bot.get_cog("UnoCog").clicks  # type: ignore[union-attr]
+    # The player dismisses their hand just after clicking it, before the bot answers.
+    async with clicks.hands.hold((table.table_id, player.id)):
+        await fake_discord.click(player, hand, enabled(hand, "draw")[0])
+        await fake_discord.store.delete(hand, "user")
+    await fake_discord.wait_for(lambda: fake_discord.errors, what="the answer refused")
+    await settle(h)
+    assert len(game.hands[seat]) == held + 1  # the draw was saved
+    assert not hands_of(fake_discord, player, thread)  # no apology
+    assert player.id not in live_hands(h).tables.get(table.table_id, {})  # forgotten
+    assert not live_hands(h).follows(table.table_id, player.id)  # turn notices take over
+    bot_runner.assert_no_errors()
+    assert not errors_logged(caplog)
