@@ -67,3 +67,19 @@ def test_the_benchmark_runs_and_prints_json(
     assert result
     for key in keys:
         assert key in result
+
+
+def test_an_agreement_run_split_over_seeds_combines_into_the_whole(tmp_path: Path) -> None:
+    quick = ["--rollouts", "0", "--independent-hard", "--ceiling"]
+    whole = run("agreement.py", ["--rounds", "2", *quick], tmp_path)
+    parts = []
+    for seed in ("1", "2"):
+        part = tmp_path / f"part{seed}.json"
+        part.write_text(
+            json.dumps(run("agreement.py", ["--rounds", "1", "--seed", seed, *quick], tmp_path))
+        )
+        parts.append(str(part))
+    combined = run("agreement.py", ["--combine", *parts], tmp_path)
+    for key in ("decisions", "agreed", "exact", "agreement", "exact_agreement", "judges_agree"):
+        assert combined[key] == whole[key]
+    assert combined["rounds"] == 2 and combined["first_seeds"] == [1, 2]
