@@ -47,10 +47,14 @@ def render_bracket(
     rounds: Sequence[Sequence[Sequence[str]]],
     marks: Sequence[Sequence[Sequence[int]]] = (),
     advance: int = 2,
+    podium: bool = True,
+    playing: int = 0,
 ) -> bytes:
     """A knockout's bracket: per round, per table, its entries' names in finishing order (the
-    first ``advance``, who went on, in white); ``marks``, when given, the team of each entry at
-    its table, drawn as its badge (a team knockout, whose entries are teams)."""
+    first ``advance``, who went on, in white; the last round's in medal colors once it is the
+    ``podium``); ``marks``, when given, the team of each entry at its table, drawn as its badge
+    (a team knockout, whose entries are teams); the last round's last ``playing`` tables are
+    still playing: their entries in seat order, unnumbered."""
     tallest = max((sum(len(t) + 1 for t in r) for r in rounds), default=1)
     cell = TEAM_CELL_W if marks else CELL_W
     width = MARGIN * 2 + max(1, len(rounds)) * (cell + MARGIN)
@@ -60,21 +64,24 @@ def render_bracket(
     for column, tables in enumerate(rounds):
         x = MARGIN + column * (cell + MARGIN)
         y = HEADER
+        last = column == len(rounds) - 1
         for index, names in enumerate(tables):
+            live = last and index >= len(tables) - playing
             for place, name in enumerate(names):
-                color = INK if place < advance else MUTED
-                if column == len(rounds) - 1 and place < len(MEDALS):
+                color = INK if place < advance or live else MUTED
+                if podium and last and place < len(MEDALS):
                     color = MEDALS[place]
+                number = "" if live else f"{place + 1}."
                 left = x
                 if marks:
                     team = marks[column][index][place]
                     badge = team_badge(team, BADGE)
                     paste(img, badge, x + 26, y + (CELL_ROW - BADGE) / 2)
-                    put_text(img, (x, y, x + 24, y + CELL_ROW), f"{place + 1}.", 20, color)
+                    put_text(img, (x, y, x + 24, y + CELL_ROW), number, 20, color)
                     left = x + 26 + BADGE + 6
                     label = player_name(name, "?")
                 else:
-                    label = f"{place + 1}. {player_name(name, '?')}"
+                    label = f"{number} {player_name(name, '?')}".lstrip()
                 put_text(img, (left, y, x + cell, y + CELL_ROW), label, 20, color)
                 y += CELL_ROW
             y += CELL_ROW

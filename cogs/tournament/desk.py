@@ -24,7 +24,7 @@ from bot.engine.rules import DEFAULT_TARGET
 from bot.i18n import Lang, lang
 from bot.storage import GuildSettings, StorageError
 from bot.tables.lobby import COMPUTER_NAMES
-from bot.tables.names import seat_name
+from bot.tables.names import safe_name, seat_name
 from bot.tables.snapshot import TableSnapshot
 from bot.tournament.bridge import ManagedTables
 from bot.tournament.manager import TableFate, TournamentManager
@@ -326,9 +326,14 @@ def status_text(t: Tournament, user_id: int, tongue: Lang) -> str:
         if user_id in t.waiting
         else _("not waiting")
     )
-    return _("Rank {rank} · {points} pts · {games} games · {where}").format(
+    text = _("Rank {rank} · {points} pts · {games} games · {where}").format(
         rank=mine.rank, points=mine.points, games=mine.games, where=where
     )
+    partners = [u for u in t.team_of(user_id) if u != user_id] if t.pairs else []
+    if partners:  # a team knockout's partner, drawn at its start
+        names = ", ".join(safe_name(t.entrants[u].name) for u in partners)
+        text += " · " + _("partner: {name}").format(name=names)
+    return text
 
 
 def _house(server: GuildSettings) -> HouseRules:

@@ -96,6 +96,9 @@ def standings_text(
         )
     elif t.kind is Kind.KNOCKOUT:
         lines.append(_("Round {number}").format(number=max(1, t.round)))
+        if t.byes and not t.closed:  # they go on without a table this round
+            names = ", ".join(safe_name(t.entrants[u].name) for u in t.byes)
+            lines.append(_("A bye this round, straight to the next: {names}").format(names=names))
     if t.closed and not finished:
         lines.append(_("No more tables open; the tables playing still count."))
     lines.append(
@@ -159,10 +162,13 @@ def table_names(t: Tournament, players: Sequence[int]) -> str:
 
 def standings_picture(t: Tournament, tongue: Lang) -> bytes:
     """The arena's standings, or the knockout's bracket (slow: run it in a thread)."""
-    if t.kind is Kind.KNOCKOUT and t.pairs:
-        return render_bracket(title(t, tongue), bracket_names(t), bracket_marks(t), advance=1)
     if t.kind is Kind.KNOCKOUT:
-        return render_bracket(title(t, tongue), bracket_names(t))
+        # Medals once the final is played; a team knockout's entries are its teams.
+        marks = bracket_marks(t)
+        advance = 1 if marks else 2
+        podium = t.final_played()
+        names = bracket_names(t)
+        return render_bracket(title(t, tongue), names, marks, advance, podium, len(t.tables))
     return render_standings(title(t, tongue), standings_lines(t))
 
 

@@ -73,6 +73,13 @@ async def test_a_team_knockout_of_computers_and_people_plays_to_its_final_of_two
         what=f"the table's teams: {line}",
     )
     assert "Round 1" in shown.text
+    bye_names = ", ".join(safe_name(drawn.entrants[u].name) for u in drawn.byes)
+    assert f"A bye this round, straight to the next: {bye_names}" in shown.text
+    # Each person is told their partner, drawn at the start.
+    for person in people:
+        [partner] = [u for u in drawn.team_of(person.id) if u != person.id]
+        status = await ask(person, "uno tournament status")
+        assert f"partner: {safe_name(drawn.entrants[partner].name)}" in status
 
     final_board = await play_to_podium(h, random.Random(5))
     assert not final_board.buttons and final_board.attachments[-1].filename == "standings.png"
