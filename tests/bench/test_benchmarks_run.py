@@ -33,8 +33,10 @@ QUICK = [
     ),
     (
         "ai_arena.py",
-        ["--deals", "1", "--levels", "hard", "--against", "honest", "--match", "1"]
-        + ["--hard-rollouts", "8", "--hard-budget", "100", "--peek", "hands"],
+        [
+            *("--deals", "1", "--levels", "hard", "--against", "honest", "--match", "1"),
+            *("--hard-rollouts", "8", "--hard-budget", "100", "--peek", "hands"),
+        ],
         ["runs", "peek"],
     ),
     ("render.py", ["--runs", "2", "--reps", "1", "--edition", "classic"], []),
