@@ -84,7 +84,12 @@ class ManagedTables:
         rules = RuleSet.from_dict(options["rules"]) if "rules" in options else self.rules
         people = [p for p in players if p.computer is None] or list(players)
         host = Actor(people[0].user_id, people[0].name)
-        seats = [Seat(p.user_id, p.name, p.computer) for p in players]
+        teams = int(rules.teams)
+        # Each seat's team as the tournament seated it (seats alternate: partners opposite).
+        seats = [
+            Seat(p.user_id, p.name, p.computer, index % teams if teams else None)
+            for index, p in enumerate(players)
+        ]
         await self.tables.create(
             table_id,
             tournament.guild_id,

@@ -19,7 +19,8 @@ MAX_TABLE = 4
 ADVANCE = 2
 STREAK_TO_DOUBLE = 2
 BERSERK_BONUS = 1
-TEAM_TABLE = 4  # a team arena's table: two teams of two, partners opposite
+TEAM_TABLE = 4  # a team table: two teams of two, partners opposite
+TEAM_SIZE = 2
 
 
 class Kind(Enum):
@@ -158,6 +159,7 @@ class Tournament:
     round: int = 0
     byes: list[int] = field(default_factory=list)  # advanced without playing this round
     requeue: list[tuple[int, ...]] = field(default_factory=list)  # knockout tables to seat again
+    pairs: list[tuple[int, ...]] = field(default_factory=list)  # a team knockout's teams, drawn
     opened: int = 0  # tables ever opened (numbers them)
     closed: bool = False
     standings_message_id: int | None = None
@@ -179,6 +181,10 @@ class Tournament:
     def teams(self) -> int:
         """Teams at every table (2: two teams of two, each scoring its place), or 0."""
         return int(self.options.get("teams", 0))
+
+    def team_of(self, user_id: int) -> tuple[int, ...]:
+        """A team knockout player's team as drawn (the player alone before the draw)."""
+        return next((p for p in self.pairs if user_id in p), (user_id,))
 
     def over(self, now: float) -> bool:
         """No more tables will open."""
@@ -223,12 +229,26 @@ class Tournament:
             del self.entrants[user_id]
 
     def close_entries(self) -> None:
-        """A knockout's host starts it: no more entrants, the first round is drawn."""
+        """A knockout's host starts it: no more entrants, the first round is drawn (with
+        teams, its teams first: partners drawn at random from an even field)."""
         if self.kind is not Kind.KNOCKOUT or self.drawn:
             raise TournamentError("tournament_started")
-        if len(self.waiting) < MIN_TABLE:
+        if self.teams:
+            if len(self.waiting) < TEAM_TABLE:
+                raise TournamentError("tournament_too_few_teams")
+            if len(self.waiting) % TEAM_SIZE:
+                raise TournamentError("tournament_odd_players")
+            self._draw_teams()
+        elif len(self.waiting) < MIN_TABLE:
             raise TournamentError("tournament_too_few")
         self.drawn = True
+
+    def _draw_teams(self) -> None:
+        """Partners at random from the entrants in joining order (the seed's own draw, apart
+        from each round's)."""
+        field_ = sorted(self.waiting, key=lambda u: (self.waiting[u], u))
+        random.Random(self.seed).shuffle(field_)
+        self.pairs = [tuple(field_[i : i + TEAM_SIZE]) for i in range(0, len(field_), TEAM_SIZE)]
 
     def go_berserk(self, user_id: int) -> None:
         if self.kind is not Kind.ARENA:
@@ -292,6 +312,8 @@ class Tournament:
         else:
             field_ = self.advancing()
         rng = random.Random(self.seed ^ (self.round + 1))
+        if self.teams:
+            return self._pair_teams(field_, rng)
         rng.shuffle(field_)
         if len(field_) <= MAX_TABLE:
             return [tuple(field_)]
@@ -300,6 +322,21 @@ class Tournament:
         for size in sizes:
             groups.append(tuple(field_[at : at + size]))
             at += size
+        return groups
+
+    def _pair_teams(self, field_: Sequence[int], rng: random.Random) -> list[tuple[int, ...]]:
+        """A team knockout's round: its teams drawn two by two, each table seated partners
+        opposite (the team drawn first on the first seat); with an odd count one team has a
+        bye, never one that had a bye while another team has not."""
+        going = set(field_)
+        teams = [p for p in self.pairs if p[0] in going]
+        rng.shuffle(teams)
+        played = {p: sum(p[0] in done.placings for done in self.finishes) for p in teams}
+        teams.sort(key=lambda p: played[p])  # stable: the bye goes to one that played most
+        groups: list[tuple[int, ...]] = []
+        for at in range(0, len(teams) - 1, 2):
+            first, second = sorted(teams[at : at + 2], key=self.pairs.index)
+            groups.append(tuple(u for seat in zip(first, second, strict=True) for u in seat))
         return groups
 
     def seat(self, table_id: str, players: Sequence[int]) -> None:
@@ -374,11 +411,16 @@ class Tournament:
         return [by_round[r] for r in sorted(by_round)]
 
     def advancing(self) -> list[int]:
-        """Who goes on from the last finished round: each table's top two, and the byes."""
+        """Who goes on from the last finished round: each table's top two (with teams, its
+        winning team: the team of the first placed), and the byes."""
         if not self.finishes:
             return []
         last = self.rounds()[-1]
-        return [u for done in last for u in done.placings[:ADVANCE]] + list(self.byes)
+        if self.pairs:
+            going = [u for done in last for u in self.team_of(done.placings[0])]
+        else:
+            going = [u for done in last for u in done.placings[:ADVANCE]]
+        return going + list(self.byes)
 
     def final_played(self) -> bool:
         if self.kind is not Kind.KNOCKOUT or not self.started or self.tables or self.requeue:
@@ -386,10 +428,24 @@ class Tournament:
         last = self.rounds()
         return bool(last) and len(last[-1]) == 1 and not self.byes
 
+    def won_by_team(self, user_id: int) -> bool:
+        """A team knockout won by this player's team."""
+        podium = self.knockout_podium() if self.pairs else []
+        return any(s.user_id == user_id and s.rank == 1 for s in podium)
+
     def knockout_podium(self) -> list[Standing]:
+        """The final table's first three; with teams, its two teams (both partners of the
+        winning team first, then the other two: each sharing its team's place)."""
         if not self.final_played():
             return []
         final = self.rounds()[-1][0]
+        if self.pairs:
+            won = self.team_of(final.placings[0])
+            order = sorted(final.placings, key=lambda u: u not in won)
+            return [
+                Standing(1 + (u not in won), u, self.entrants[u].name, 0, 0, int(u in won), False)
+                for u in order
+            ]
         return [
             Standing(place + 1, u, self.entrants[u].name, 0, 0, int(place == 0), False)
             for place, u in enumerate(final.placings[:3])
@@ -423,6 +479,7 @@ class Tournament:
             "round": self.round,
             "byes": list(self.byes),
             "requeue": [list(p) for p in self.requeue],
+            "pairs": [list(p) for p in self.pairs],
             "opened": self.opened,
             "closed": self.closed,
             "standings_message_id": self.standings_message_id,
@@ -455,6 +512,7 @@ class Tournament:
             round=data["round"],
             byes=list(data["byes"]),
             requeue=[tuple(p) for p in data.get("requeue", [])],
+            pairs=[tuple(p) for p in data.get("pairs", [])],
             opened=data.get("opened", 0),
             closed=data["closed"],
             standings_message_id=data["standings_message_id"],
@@ -487,10 +545,46 @@ def standings_lines(t: Tournament) -> list[tuple[int, str, int, int, bool]]:
 
 def bracket_names(t: Tournament) -> list[list[list[str]]]:
     """The bracket picture's rounds: per table, its players' names in finishing order, and the
-    tables still playing (in seat order) in the round under way."""
+    tables still playing (in seat order) in the round under way; with teams, per table its
+    two teams (their names together), the winning team first."""
+    if t.pairs:
+        return [
+            [[", ".join(t.entrants[u].name for u in team) for _, team in table] for table in r]
+            for r in team_bracket(t)
+        ]
     rounds = [[[t.entrants[u].name for u in done.placings] for done in r] for r in t.rounds()]
     if t.tables:
         live = [[t.entrants[u].name for u in players] for players in t.tables.values()]
+        if rounds and t.rounds()[-1][0].round == t.round:
+            rounds[-1].extend(live)
+        else:
+            rounds.append(live)
+    return rounds
+
+
+def bracket_marks(t: Tournament) -> list[list[list[int]]]:
+    """The team of each of ``bracket_names``'s entries at its table (empty without teams)."""
+    return [[[mark for mark, _ in table] for table in r] for r in team_bracket(t)]
+
+
+def team_bracket(t: Tournament) -> list[list[list[tuple[int, tuple[int, ...]]]]]:
+    """A team knockout's rounds: per table, (its team at the table, its players) for both
+    teams, the winners first at a finished table, in seat order at one still playing."""
+
+    def seated(players: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+        # Seats alternate teams, and the team drawn first sits first (``_pair_teams``).
+        teams = sorted({t.team_of(u) for u in players}, key=t.pairs.index)
+        return [(mark, team) for mark, team in enumerate(teams)]
+
+    def finished(done: Finish) -> list[tuple[int, tuple[int, ...]]]:
+        won = t.team_of(done.placings[0])
+        return sorted(seated(done.placings), key=lambda entry: entry[1] != won)
+
+    if not t.pairs:
+        return []
+    rounds = [[finished(done) for done in r] for r in t.rounds()]
+    if t.tables:
+        live = [seated(players) for players in t.tables.values()]
         if rounds and t.rounds()[-1][0].round == t.round:
             rounds[-1].extend(live)
         else:
@@ -514,7 +608,8 @@ def record_of(finished: Iterable[Tournament], user_id: int) -> TournamentResults
         if user_id not in t.entrants:
             continue
         played += 1
-        podium = [s.user_id for s in t.podium()]
-        podiums += user_id in podium
-        won += bool(podium) and podium[0] == user_id
+        podium = t.podium()
+        podiums += any(s.user_id == user_id for s in podium)
+        first = bool(podium) and podium[0].user_id == user_id
+        won += first or t.won_by_team(user_id)
     return TournamentResults(played, podiums, won)

@@ -66,6 +66,7 @@ def tournament_document(t: Tournament, state: Mapping[str, Any], known: set[int]
             for s in t.standings()
         ],
         "podium": [user(s.user_id) for s in t.podium()],
+        "teams": [[user(u) for u in team] for team in t.pairs],  # a team knockout's, as drawn
         # Each table is a recorded match: its match_uid is the table's id.
         "tables": [
             {

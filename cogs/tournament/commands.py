@@ -51,7 +51,7 @@ def tournament_commands() -> app_commands.Group:
         minutes="How long an arena runs (default 30)",
         length="Each table plays a single round (default) or a match to the target score",
         computers="Computer players to enter (when the server allows them)",
-        teams="An arena of teams: every table two teams of two, partners sharing their place",
+        teams="Teams of two: every table two teams, partners sharing their place",
     )
     @app_commands.choices(
         kind=[

@@ -24,7 +24,7 @@ from bot.engine.rules import DEFAULT_TARGET
 from bot.i18n import Lang, lang
 from bot.storage import GuildSettings, StorageError
 from bot.tables.lobby import COMPUTER_NAMES
-from bot.tables.names import seat_name
+from bot.tables.names import safe_name, seat_name
 from bot.tables.snapshot import TableSnapshot
 from bot.tournament.bridge import ManagedTables
 from bot.tournament.manager import TableFate, TournamentManager
@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 
 TURN_SECONDS = 60  # a tournament table's turn timer when the server sets none (berserk halves it)
 THREAD_NAME_LIMIT = 100
-TEAMS = 2  # a team arena's tables: two teams of two
+TEAMS = 2  # a team tournament's tables: two teams of two
 
 
 class BotStore:
@@ -204,9 +204,6 @@ class TournamentDesk:
                 interaction, _("Open a tournament in a text channel: its tables get threads.")
             )
             return
-        if teams and kind is not Kind.ARENA:
-            await say(interaction, refusal(TournamentError("tournament_teams_arena"), tongue))
-            return
         rules = RuleSet(
             edition=Edition(server.edition),
             scoring=Scoring(server.scoring),
@@ -245,6 +242,11 @@ class TournamentDesk:
                 minutes=minutes
             )
             if kind is Kind.ARENA
+            else _(
+                "The team knockout is open: join with the button below, then start it with "
+                "an even number of players (partners are drawn at the start)."
+            )
+            if teams
             else _("The knockout is open: join with the button below, then start it.")
         )
         await say(interaction, text)
@@ -324,9 +326,14 @@ def status_text(t: Tournament, user_id: int, tongue: Lang) -> str:
         if user_id in t.waiting
         else _("not waiting")
     )
-    return _("Rank {rank} · {points} pts · {games} games · {where}").format(
+    text = _("Rank {rank} · {points} pts · {games} games · {where}").format(
         rank=mine.rank, points=mine.points, games=mine.games, where=where
     )
+    partners = [u for u in t.team_of(user_id) if u != user_id] if t.pairs else []
+    if partners:  # a team knockout's partner, drawn at its start
+        names = ", ".join(safe_name(t.entrants[u].name) for u in partners)
+        text += " · " + _("partner: {name}").format(name=names)
+    return text
 
 
 def _house(server: GuildSettings) -> HouseRules:

@@ -18,8 +18,10 @@ from bot.tournament.model import (
     Standing,
     Tournament,
     TournamentError,
+    bracket_marks,
     bracket_names,
     standings_lines,
+    team_bracket,
 )
 
 from .items import TournamentButton
@@ -38,7 +40,11 @@ REFUSALS: Mapping[str, str] = {
     "tournament_not_waiting": N_("You are not waiting for a table in this tournament."),
     "tournament_too_few": N_("A knockout needs at least 3 players."),
     "tournament_no_berserk": N_("Berserk is for arenas only."),
-    "tournament_teams_arena": N_("A tournament of teams is an arena: open an arena with teams."),
+    "tournament_too_few_teams": N_("A team knockout needs at least 4 players: two teams of two."),
+    "tournament_odd_players": N_(
+        "A team knockout needs an even number of players: every team is two. One more player, "
+        "or one fewer, and start again."
+    ),
     "tournament_save_failed": N_(
         "Could not save the tournament; nothing changed. Please try again."
     ),
@@ -57,7 +63,15 @@ def title(t: Tournament, tongue: Lang) -> str:
 
 
 def podium_line(podium: list[Standing], t: Tournament, tongue: Lang) -> str:
-    """🥇 A (12) · 🥈 B (9) · 🥉 C (7): points shown in an arena only."""
+    """🥇 A (12) · 🥈 B (9) · 🥉 C (7): points shown in an arena only; a team knockout's
+    two teams behind their marks at the final: 🥇 🟥 A, C · 🥈 🟦 B, D."""
+    if t.pairs and podium:
+        final = team_bracket(t)[-1][0]
+        return " · ".join(
+            f"{MEDALS[place]} {team_mark(mark)} "
+            + ", ".join(safe_name(t.entrants[u].name) for u in team)
+            for place, (mark, team) in enumerate(final)
+        )
     parts = []
     for place, s in enumerate(podium[:3]):
         points = f" ({s.points})" if t.kind is Kind.ARENA else ""
@@ -82,6 +96,9 @@ def standings_text(
         )
     elif t.kind is Kind.KNOCKOUT:
         lines.append(_("Round {number}").format(number=max(1, t.round)))
+        if t.byes and not t.closed:  # they go on without a table this round
+            names = ", ".join(safe_name(t.entrants[u].name) for u in t.byes)
+            lines.append(_("A bye this round, straight to the next: {names}").format(names=names))
     if t.closed and not finished:
         lines.append(_("No more tables open; the tables playing still count."))
     lines.append(
@@ -121,6 +138,15 @@ def standings_text(
                     "partners score their team's place."
                 )
             )
+    if t.kind is Kind.KNOCKOUT and t.teams and not finished:
+        lines.append(
+            "-# "
+            + _(
+                "Teams of two, partners drawn at random at the start (an even number of "
+                "players, at least 4); every table plays two teams, partners opposite; the "
+                "winning team goes on together, until the final table of two teams."
+            )
+        )
     return "\n".join(lines)
 
 
@@ -137,7 +163,12 @@ def table_names(t: Tournament, players: Sequence[int]) -> str:
 def standings_picture(t: Tournament, tongue: Lang) -> bytes:
     """The arena's standings, or the knockout's bracket (slow: run it in a thread)."""
     if t.kind is Kind.KNOCKOUT:
-        return render_bracket(title(t, tongue), bracket_names(t))
+        # Medals once the final is played; a team knockout's entries are its teams.
+        marks = bracket_marks(t)
+        advance = 1 if marks else 2
+        podium = t.final_played()
+        names = bracket_names(t)
+        return render_bracket(title(t, tongue), names, marks, advance, podium, len(t.tables))
     return render_standings(title(t, tongue), standings_lines(t))
 
 

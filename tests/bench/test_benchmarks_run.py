@@ -31,6 +31,14 @@ QUICK = [
         ["--deals", "2", "--levels", "easy,normal", "--against", "bluffer", "--match", "1"],
         ["runs", "par"],
     ),
+    (
+        "ai_arena.py",
+        [
+            *("--deals", "1", "--levels", "hard", "--against", "honest", "--match", "1"),
+            *("--hard-rollouts", "8", "--hard-budget", "100", "--peek", "hands"),
+        ],
+        ["runs", "peek"],
+    ),
     ("render.py", ["--runs", "2", "--reps", "1", "--edition", "classic"], []),
     # Its bot runs in a process of its own: on a busy machine it answers late for the
     # machine's sake, so this check of the bench running gives it longer than Discord does.

@@ -14,9 +14,14 @@ from bot.tables.names import safe_name
 from bot.tables.scheduler import ManualScheduler
 from bot.tournament.model import Finish, Tournament, standings
 from fake_discord import BotRunner, FakeDiscord, FakeGuild
-from fake_discord.constants import PERM_MANAGE_GUILD
 from tests.e2e.helpers import commands_granted_to_everyone, settle, start_bot
-from tests.e2e.tournament_helpers import START, play_a_while, standings_message, tournament_of
+from tests.e2e.tournament_helpers import (
+    play_a_while,
+    play_to_podium,
+    standings_message,
+    start_with_admin,
+    tournament_of,
+)
 
 
 async def test_an_arena_plays_through_discord_survives_a_restart_and_ends_on_its_podium(
@@ -25,10 +30,7 @@ async def test_an_arena_plays_through_discord_survives_a_restart_and_ends_on_its
     fake = fake_discord
     channel = fake_guild.default_channel
     db = tmp_path / "uno.db"
-    h = await start_bot(fake, bot_runner, db, channel, seed=3, scheduler=ManualScheduler(START))
-    admin = await fake.create_member(fake_guild, "admin", global_name="Admin")
-    managers = await fake.create_role(fake_guild, "managers", PERM_MANAGE_GUILD)
-    await fake.set_member_roles(fake_guild, admin, [managers])
+    h, admin = await start_with_admin(fake, fake_guild, bot_runner, db, seed=3)
     people = [await fake.create_member(fake_guild, f"p{i}", global_name=f"P{i}") for i in range(3)]
 
     # Only a manager may open one (unless the server lets anyone).
@@ -125,12 +127,7 @@ async def test_a_knockout_opened_by_a_member_plays_to_its_final_with_a_bracket(
 ) -> None:
     fake = fake_discord
     channel = fake_guild.default_channel
-    h = await start_bot(
-        fake, bot_runner, tmp_path / "uno.db", channel, scheduler=ManualScheduler(START)
-    )
-    admin = await fake.create_member(fake_guild, "admin", global_name="Admin")
-    managers = await fake.create_role(fake_guild, "managers", PERM_MANAGE_GUILD)
-    await fake.set_member_roles(fake_guild, admin, [managers])
+    h, admin = await start_with_admin(fake, fake_guild, bot_runner, tmp_path / "uno.db")
     host = await fake.create_member(fake_guild, "host", global_name="Host")
     guest = await fake.create_member(fake_guild, "guest", global_name="Guest")
     # The server lets anyone open one (a manager's switch in the settings).
@@ -159,16 +156,8 @@ async def test_a_knockout_opened_by_a_member_plays_to_its_final_with_a_bracket(
         assert started.message is not None and "has started" in started.message.text
     first = tournament_of(h)
     assert [len(p) for p in first.tables.values()] == [4, 3]  # seven: a table of 4 and one of 3
-    rng = random.Random(2)
-    for _ in range(60):
-        await play_a_while(h, rng, 100)
-        await h.scheduler.advance(30.0)
-        await settle(h)
-        shown = standings_message(h)
-        if shown is not None and "Podium" in shown.text:
-            break
-    shown = standings_message(h)
-    assert shown is not None and "Podium" in shown.text and not shown.buttons
+    shown = await play_to_podium(h, random.Random(2))
+    assert not shown.buttons
     [done] = await h.storage.finished_tournaments(fake_guild.id)
     final = Tournament.from_dict(done)
     assert [len(r) for r in final.rounds()] == [2, 1]

@@ -5,7 +5,6 @@ instead of offering a rematch, and the podium's first tournament podium told pri
 from __future__ import annotations
 
 import csv
-import importlib
 import io
 import json
 import random
@@ -15,13 +14,18 @@ import pytest
 
 from bot.storage import FORMER_PLAYER_ID
 from bot.storage.models import FORMER_PLAYER_NAME
-from bot.tables.scheduler import ManualScheduler
 from bot.tables.table import Status
 from bot.tournament.model import Tournament
 from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
-from fake_discord.constants import PERM_MANAGE_GUILD
-from tests.e2e.helpers import Harness, settle, start_bot
-from tests.e2e.tournament_helpers import START, play_a_while, standings_message
+from tests.e2e.helpers import Harness, settle
+from tests.e2e.tournament_helpers import (
+    announcements_sent,
+    play_a_while,
+    play_to_podium,
+    podium_news,
+    standings_message,
+    start_with_admin,
+)
 
 
 def table_post(h: Harness, thread_id: int) -> FakeMessage | None:
@@ -37,12 +41,7 @@ async def test_a_tournament_table_marks_berserk_and_points_back_to_the_tournamen
 ) -> None:
     fake = fake_discord
     channel = fake_guild.default_channel
-    h = await start_bot(
-        fake, bot_runner, tmp_path / "uno.db", channel, seed=5, scheduler=ManualScheduler(START)
-    )
-    admin = await fake.create_member(fake_guild, "admin", global_name="Admin")
-    managers = await fake.create_role(fake_guild, "managers", PERM_MANAGE_GUILD)
-    await fake.set_member_roles(fake_guild, admin, [managers])
+    h, admin = await start_with_admin(fake, fake_guild, bot_runner, tmp_path / "uno.db", seed=5)
     wild, calm = [await fake.create_member(fake_guild, n, global_name=n) for n in ("Wild", "Calm")]
     await (
         await fake.slash(admin, channel, "uno-admin tournament open", {"computers": 1})
@@ -79,17 +78,6 @@ async def test_a_tournament_table_marks_berserk_and_points_back_to_the_tournamen
     fake.assert_no_errors()
 
 
-async def announcements_sent(h: Harness) -> None:
-    """Wait for the achievements under way (the league the bot loaded, not an older import)."""
-    await importlib.import_module("cogs.league").ANNOUNCERS[id(h.bot)].wait()
-
-
-def podium_news(h: Harness, user: FakeUser) -> list[str]:
-    """The achievement messages a member got about a tournament podium."""
-    dm = h.fake.dm_channel(user)
-    return [m.text for m in h.fake.public_messages(dm) if "Tournament podium" in m.text]
-
-
 async def play_knockout(h: Harness, host: FakeUser, people: list[FakeUser], seed: int) -> None:
     """Open a knockout, everyone joins, the host starts it; played until its podium shows."""
     fake, channel = h.fake, h.channel
@@ -101,15 +89,7 @@ async def play_knockout(h: Harness, host: FakeUser, people: list[FakeUser], seed
     for person in people:
         await fake.click_for_private(person, board, board.button("Join"))
     await (await fake.slash(host, channel, "uno-admin tournament start", {})).response()
-    rng = random.Random(seed)
-    for _ in range(40):
-        await play_a_while(h, rng, 100)
-        await h.scheduler.advance(30.0)
-        await settle(h)
-        shown = standings_message(h)
-        if shown is not None and "Podium" in shown.text:
-            return
-    raise AssertionError("no podium")
+    await play_to_podium(h, random.Random(seed), tries=40)
 
 
 async def test_a_first_tournament_podium_is_told_privately_once(
@@ -117,12 +97,7 @@ async def test_a_first_tournament_podium_is_told_privately_once(
 ) -> None:
     fake = fake_discord
     channel = fake_guild.default_channel
-    h = await start_bot(
-        fake, bot_runner, tmp_path / "uno.db", channel, seed=6, scheduler=ManualScheduler(START)
-    )
-    admin = await fake.create_member(fake_guild, "admin", global_name="Admin")
-    managers = await fake.create_role(fake_guild, "managers", PERM_MANAGE_GUILD)
-    await fake.set_member_roles(fake_guild, admin, [managers])
+    h, admin = await start_with_admin(fake, fake_guild, bot_runner, tmp_path / "uno.db", seed=6)
     people = [await fake.create_member(fake_guild, f"p{i}", global_name=f"P{i}") for i in range(3)]
     await play_knockout(h, admin, people, seed=1)  # three players: one final, all on the podium
     await announcements_sent(h)
@@ -178,12 +153,7 @@ async def test_members_reach_tournaments_under_uno_when_the_server_lets_anyone_o
 ) -> None:
     fake = fake_discord
     channel = fake_guild.default_channel
-    h = await start_bot(
-        fake, bot_runner, tmp_path / "uno.db", channel, scheduler=ManualScheduler(START)
-    )
-    admin = await fake.create_member(fake_guild, "admin", global_name="Admin")
-    managers = await fake.create_role(fake_guild, "managers", PERM_MANAGE_GUILD)
-    await fake.set_member_roles(fake_guild, admin, [managers])
+    h, admin = await start_with_admin(fake, fake_guild, bot_runner, tmp_path / "uno.db")
     host, guest = [
         await fake.create_member(fake_guild, n, global_name=n) for n in ("Host", "Guest")
     ]
@@ -225,12 +195,7 @@ async def test_forget_me_takes_the_name_out_of_a_running_tournament_and_its_mess
 ) -> None:
     fake = fake_discord
     channel = fake_guild.default_channel
-    h = await start_bot(
-        fake, bot_runner, tmp_path / "uno.db", channel, seed=7, scheduler=ManualScheduler(START)
-    )
-    admin = await fake.create_member(fake_guild, "admin", global_name="Admin")
-    managers = await fake.create_role(fake_guild, "managers", PERM_MANAGE_GUILD)
-    await fake.set_member_roles(fake_guild, admin, [managers])
+    h, admin = await start_with_admin(fake, fake_guild, bot_runner, tmp_path / "uno.db", seed=7)
     shy = await fake.create_member(fake_guild, "shy", global_name="Shyguy")
     await (await fake.slash(admin, channel, "uno-admin tournament open", {})).response()
     await h.scheduler.advance(0.0)

@@ -1,18 +1,37 @@
-"""Helpers for the tournament tests through the fake Discord: the tournament's message, people
-playing its tables by the rules' legal actions, and the tournament as it stands."""
+"""Helpers for the tournament tests through the fake Discord: a bot with a server manager, the
+tournament's message, people playing its tables by the rules' legal actions until the podium,
+and the tournament as it stands."""
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
+from pathlib import Path
 
 from bot.tables.commands import ANY_SEAT, Actor
+from bot.tables.scheduler import ManualScheduler
 from bot.tables.table import Status
 from bot.tournament.model import Tournament
-from fake_discord import FakeMessage
-from tests.e2e.helpers import Harness
+from fake_discord import BotRunner, FakeDiscord, FakeGuild, FakeMessage, FakeUser
+from fake_discord.constants import PERM_MANAGE_GUILD
+from tests.e2e.helpers import Harness, settle, start_bot
 
 START = 1_000_000.0
+
+
+async def start_with_admin(
+    fake: FakeDiscord, guild: FakeGuild, runner: BotRunner, db: Path, seed: int = 7
+) -> tuple[Harness, FakeUser]:
+    """The bot on ``db`` in the guild's default channel, its clock by hand from ``START``, and
+    a member whose role has Manage Server."""
+    h = await start_bot(
+        fake, runner, db, guild.default_channel, seed=seed, scheduler=ManualScheduler(START)
+    )
+    admin = await fake.create_member(guild, "admin", global_name="Admin")
+    managers = await fake.create_role(guild, "managers", PERM_MANAGE_GUILD)
+    await fake.set_member_roles(guild, admin, [managers])
+    return h, admin
 
 
 def standings_message(h: Harness) -> FakeMessage | None:
@@ -42,6 +61,30 @@ async def play_a_while(h: Harness, rng: random.Random, moves: int) -> None:
         actor = Actor(seat.user_id, seat.name)
         await h.bot.tables.act(table.table_id, actor, dataclasses.replace(action, seat=ANY_SEAT))
         await h.scheduler.advance(0.1)
+
+
+async def play_to_podium(h: Harness, rng: random.Random, tries: int = 60) -> FakeMessage:
+    """Play the tournament's tables (people by legal actions, computers on their timers) until
+    its message shows the podium; that message."""
+    for _ in range(tries):
+        await play_a_while(h, rng, 100)
+        await h.scheduler.advance(30.0)
+        await settle(h)
+        shown = standings_message(h)
+        if shown is not None and "Podium" in shown.text:
+            return shown
+    raise AssertionError("no podium")
+
+
+async def announcements_sent(h: Harness) -> None:
+    """Wait for the achievements under way (the league the bot loaded, not an older import)."""
+    await importlib.import_module("cogs.league").ANNOUNCERS[id(h.bot)].wait()
+
+
+def podium_news(h: Harness, user: FakeUser) -> list[str]:
+    """The achievement messages a member got about a tournament podium."""
+    dm = h.fake.dm_channel(user)
+    return [m.text for m in h.fake.public_messages(dm) if "Tournament podium" in m.text]
 
 
 def tournament_cog_desk(h: Harness) -> object:

@@ -209,6 +209,17 @@ def test_the_tournament_message_fits_in_every_language(code: str) -> None:
     knockout.join(Entrant(1, LONG), now=0.0)
     check(standings_layout(knockout, tongue, {}, finished=False), STANDINGS_IMAGE)
     assert "{" not in status_text(t, 1, tongue)
+    # A team knockout of 40 under way: ten tables of two teams of two, one team with a bye.
+    teams = Tournament("k", Kind.KNOCKOUT, 1, 1, 1, opened_at=0.0, options={"teams": 2})
+    for user_id in range(1, 43):
+        teams.join(Entrant(user_id, "W" * 31 + str(user_id % 10)), now=float(user_id))
+    teams.close_entries()
+    for index, group in enumerate(teams.pair(1.0)):
+        teams.seat(f"{'z' * 13}t{index + 1}", group)
+    assert teams.byes
+    threads = {table_id: 1 << 62 for table_id in teams.tables}
+    check(standings_layout(teams, tongue, threads, finished=False), STANDINGS_IMAGE)
+    assert "{" not in status_text(teams, 1, tongue)
 
     for key in REFUSALS:
         assert refusal(TournamentError(key), tongue) != ""

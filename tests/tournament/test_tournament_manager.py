@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
+from bot.storage import Storage
 from bot.tables.scheduler import ManualScheduler
 from bot.tournament.manager import MemoryTournamentStore, TableFate, TournamentManager
 from bot.tournament.model import Entrant, Kind, Tournament
@@ -22,6 +24,7 @@ class FakeTables:
         self.seated: dict[int, str] = {}  # user id -> live table
         self.records: list[tuple[str, tuple[int, ...], frozenset[int]]] = []
         self.opened: list[tuple[float, tuple[int, ...]]] = []
+        self.places: dict[str, tuple[int, ...]] = {}  # team tables: each placing's place
         self.count = 0
 
     async def open_table(
@@ -42,18 +45,30 @@ class FakeTables:
         seconds = self.rng.uniform(*GAME_SECONDS)
         if berserk:
             seconds /= 2
+        teams = tournament.teams
         self.scheduler.schedule(
-            table_id, self.scheduler.now + seconds, lambda: self.end(table_id, users, berserk)
+            table_id,
+            self.scheduler.now + seconds,
+            lambda: self.end(table_id, users, berserk, teams),
         )
 
-    async def end(self, table_id: str, users: tuple[int, ...], berserk: frozenset[int]) -> None:
+    async def end(
+        self, table_id: str, users: tuple[int, ...], berserk: frozenset[int], teams: int = 0
+    ) -> None:
         order = list(users)
-        self.rng.shuffle(order)
+        places: tuple[int, ...] = ()
+        if teams:  # a team wins: seats alternate teams, so partners are every other seat
+            won = self.rng.randrange(teams)
+            order = [*users[won::teams], *users[1 - won :: teams]]
+            places = (0, 0, 1, 1)
+            self.places[table_id] = places
+        else:
+            self.rng.shuffle(order)
         for user_id in users:
             del self.seated[user_id]
         self.records.append((table_id, tuple(order), berserk))
         assert self.manager is not None
-        await self.manager.table_finished(table_id, order)
+        await self.manager.table_finished(table_id, order, places)
 
 
 def recount(records: Sequence[tuple[str, tuple[int, ...], frozenset[int]]]) -> dict[int, int]:
@@ -78,7 +93,7 @@ def people(count: int) -> list[Entrant]:
 
 
 def setup(
-    store: MemoryTournamentStore, tables: FakeTables, writes: list[float]
+    store: MemoryTournamentStore | Storage, tables: FakeTables, writes: list[float]
 ) -> TournamentManager:
     async def publish(t: Tournament) -> None:
         writes.append(tables.scheduler.now)
@@ -201,3 +216,63 @@ async def test_a_team_table_that_ended_while_down_counts_its_teams_places() -> N
     assert resumed is not None
     assert {s.user_id: s.points for s in resumed.standings()} == {100: 4, 102: 4, 101: 2, 103: 2}
     assert list(resumed.tables.values()) == [(100, 101, 102, 103)]  # all four wait, seated again
+
+
+async def run_team_knockout(opened: list[Storage], path: Path) -> Tournament:
+    """Five teams to their final, the process killed mid-round and started again on the same
+    database (each storage opened kept in ``opened``); the finished tournament."""
+    storage = await Storage.open(path)
+    opened.append(storage)
+    scheduler = ManualScheduler(start=0.0)
+    tables = FakeTables(scheduler, random.Random(6))
+    writes: list[float] = []
+    manager = setup(storage, tables, writes)
+    await manager.open("k1", Kind.KNOCKOUT, 1, 2, 3, seed=4, options={"teams": 2})
+    for entrant in people(10):  # five teams
+        await manager.join("k1", entrant)
+    await manager.start_knockout("k1")
+    drawn = manager.view("k1")
+    assert drawn is not None and len(drawn.pairs) == 5
+    assert [len(users) for _, users in tables.opened] == [4, 4]  # and a bye
+    restarted = False
+    for _ in range(200):
+        await scheduler.advance(30.0)
+        if not restarted and len(tables.records) == 1:
+            # Killed with one table of the first round counted, one still playing: a new
+            # process takes the tournament up from the database alone.
+            live = manager.view("k1")
+            assert live is not None and len(live.tables) == 1
+            await storage.close()
+            storage = await Storage.open(path)
+            opened.append(storage)
+            manager = setup(storage, tables, writes)
+            [resumed] = await manager.restore()
+            assert resumed.to_dict() == {**live.to_dict(), "version": live.version + 1}
+            restarted = True
+        if not manager.tournaments:
+            break
+    assert restarted
+    [record] = await storage.finished_tournaments(1)
+    final = Tournament.from_dict(record)
+    assert final.pairs == drawn.pairs
+    assert [f.placings for f in final.finishes] == [order for _, order, _ in tables.records]
+    assert all(f.places == (0, 0, 1, 1) for f in final.finishes)
+    assert [s.user_id for s in final.podium()] == list(tables.records[-1][1])
+    assert not tables.seated and within_window(writes)
+    return final
+
+
+async def test_a_team_knockout_restarted_mid_round_rebuilds_from_storage_to_its_final(
+    tmp_path: Path,
+) -> None:
+    opened: list[Storage] = []
+    try:
+        final = await run_team_knockout(opened, tmp_path / "uno.db")
+    finally:
+        for storage in opened:
+            await storage.close()
+    assert [len(r) for r in final.rounds()] == [2, 1, 1]  # five teams, then three, then two
+    [done] = final.rounds()[-1]
+    champions = final.team_of(done.placings[0])
+    assert {s.user_id for s in final.podium() if s.rank == 1} == set(champions)
+    assert {s.user_id for s in final.podium() if s.rank == 2} == set(done.placings) - set(champions)

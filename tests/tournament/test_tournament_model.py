@@ -16,6 +16,7 @@ from bot.tournament.model import (
     Tournament,
     TournamentError,
     TournamentResults,
+    bracket_marks,
     bracket_names,
     game_points,
     record_of,
@@ -312,3 +313,183 @@ def test_a_leaver_missing_from_the_places_comes_after_every_team() -> None:
     t.seat("x", t.pair(0.0)[0])
     done = t.finish("x", (1, 3, 2), now=60.0, places=(0, 0, 1))
     assert done.placings == (1, 3, 2, 4) and done.places == (0, 0, 1, 2)
+
+
+def team_knockout(count: int, seed: int = 7) -> Tournament:
+    t = Tournament("k1", Kind.KNOCKOUT, 1, 2, 3, opened_at=0.0, seed=seed, options={"teams": 2})
+    for user_id in range(1, count + 1):
+        t.join(Entrant(user_id, f"p{user_id}"), now=float(user_id))
+    return t
+
+
+def team_finish(t: Tournament, table_id: str, won: int) -> Finish:
+    """Team ``won`` (0: the first seat's) wins the table: its partners first, sharing a place."""
+    a, b, c, d = t.tables[table_id]
+    order = (a, c, b, d) if won == 0 else (b, d, a, c)
+    return t.finish(table_id, order, now=0.0, places=(0, 0, 1, 1))
+
+
+def play_team_knockout(t: Tournament, rng: random.Random, upto: int | None = None) -> int:
+    """Play rounds (all, or ``upto``), a team winning each table at random; the rounds played."""
+    played = 0
+    while not t.finished(0.0) and (upto is None or played < upto):
+        groups = t.pair(0.0)
+        assert groups and all(len(g) == 4 for g in groups)
+        for index, group in enumerate(groups):
+            t.seat(f"r{t.round}-{index}-{len(t.finishes)}", group)
+        for table_id in list(t.tables):
+            team_finish(t, table_id, rng.randrange(2))
+        played += 1
+    return played
+
+
+def test_a_team_knockout_draws_teams_of_two_and_seats_partners_opposite() -> None:
+    t = team_knockout(8)
+    assert t.pair(0.0) == [] and t.pairs == []  # entries still open: no teams yet
+    t.close_entries()
+    assert sorted(u for p in t.pairs for u in p) == list(range(1, 9))
+    assert all(len(p) == 2 for p in t.pairs) and len(t.pairs) == 4
+    # The draw is the seed's: the same entries and seed draw the same teams.
+    again = team_knockout(8)
+    again.close_entries()
+    assert again.pairs == t.pairs
+    other = team_knockout(8, seed=8)
+    other.close_entries()
+    assert other.pairs != t.pairs
+    groups = t.pair(0.0)
+    assert len(groups) == 2
+    for a, b, c, d in groups:  # seats alternate teams: partners on seats 0 and 2, 1 and 3
+        assert t.team_of(a) == t.team_of(c) == tuple(sorted((a, c), key=t.team_of(a).index))
+        assert t.team_of(b) == t.team_of(d) != t.team_of(a)
+        assert t.pairs.index(t.team_of(a)) < t.pairs.index(t.team_of(b))
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(4, 1), (6, 2), (8, 2), (10, 3), (16, 3)])
+def test_a_team_knockout_advances_the_winning_team_until_a_final_of_two_teams(
+    players: int, rounds: int
+) -> None:
+    t = team_knockout(players)
+    t.close_entries()
+    assert play_team_knockout(t, random.Random(players)) == rounds
+    bracket = t.rounds()
+    [final] = bracket[-1]
+    assert len(final.placings) == 4 and final.places == (0, 0, 1, 1)
+    for index, earlier in enumerate(bracket[:-1]):
+        # The winning teams play on (a bye may wait a round); the others never play again.
+        went_on = {u for later in bracket[index + 1 :] for done in later for u in done.placings}
+        winners = {u for done in earlier for u in t.team_of(done.placings[0])}
+        losers = {u for done in earlier for u in done.placings} - winners
+        assert winners <= went_on and not losers & went_on
+    champions = t.team_of(final.placings[0])
+    podium = t.podium()
+    assert [(s.rank, s.user_id) for s in podium] == [
+        *[(1, u) for u in final.placings if u in champions],
+        *[(2, u) for u in final.placings if u not in champions],
+    ]
+    # Both champions won it; the runners-up were on the podium.
+    for s in podium:
+        won = int(s.user_id in champions)
+        assert record_of([t], s.user_id) == TournamentResults(played=1, podiums=1, won=won)
+    out = next(u for u in t.entrants if u not in final.placings) if players > 4 else None
+    if out is not None:
+        assert record_of([t], out) == TournamentResults(played=1, podiums=0, won=0)
+
+
+def test_an_odd_team_count_gives_a_bye_never_twice_while_another_team_had_none() -> None:
+    t = team_knockout(10)  # five teams: two tables and a bye, then one and a bye, the final
+    t.close_entries()
+    rng = random.Random(3)
+    byes: list[tuple[int, ...]] = []
+    while not t.finished(0.0):
+        for index, group in enumerate(t.pair(0.0)):
+            t.seat(f"r{t.round}-{index}", group)
+        if t.byes:
+            [bye] = {t.team_of(u) for u in t.byes}
+            assert bye not in byes
+            byes.append(bye)
+        for table_id in list(t.tables):
+            team_finish(t, table_id, rng.randrange(2))
+    assert [len(r) for r in t.rounds()] == [2, 1, 1] and len(byes) == 2
+
+
+def test_a_team_knockout_refuses_too_few_or_an_odd_count_of_players() -> None:
+    t = team_knockout(3)
+    with pytest.raises(TournamentError) as refused:
+        t.close_entries()
+    assert refused.value.code == "tournament_too_few_teams"
+    t.join(Entrant(4, "p4"), now=4.0)
+    t.join(Entrant(5, "p5"), now=5.0)
+    with pytest.raises(TournamentError) as refused:
+        t.close_entries()
+    assert refused.value.code == "tournament_odd_players"
+    assert not t.drawn and t.pairs == []  # refused: entries stay open
+    t.leave(5)
+    t.close_entries()
+    assert len(t.pairs) == 2 and [len(g) for g in t.pair(0.0)] == [4]
+
+
+def test_a_leaver_on_the_winning_team_goes_on_with_the_partner_and_a_team_left_empty_loses() -> (
+    None
+):
+    t = team_knockout(8)
+    t.close_entries()
+    first, second = t.pair(0.0)
+    t.seat("a", first)
+    t.seat("b", second)
+    # At "a" the second seat left: the partner played on and won, the leaver placed last but
+    # sharing the team's place (as the table reports a team match).
+    a0, a1, a2, a3 = first
+    t.finish("a", (a3, a0, a2, a1), now=1.0, places=(0, 1, 1, 0))
+    # At "b" both of the first team left: the other team won by forfeit.
+    b0, b1, b2, b3 = second
+    t.finish("b", (b1, b3, b0, b2), now=2.0, places=(0, 0, 1, 1))
+    assert sorted(t.advancing()) == sorted([a1, a3, b1, b3])
+    [final] = t.pair(3.0)
+    assert {t.team_of(u) for u in final} == {t.team_of(a1), t.team_of(b1)}
+    t.seat("c", final)  # the final: both partners of each winning team seated, opposite
+    assert {final[0], final[2]} in ({a1, a3}, {b1, b3}) and not t.final_played()
+    team_finish(t, "c", won=0)
+    assert t.final_played() and {s.user_id for s in t.podium() if s.rank == 1} == {
+        final[0],
+        final[2],
+    }
+
+
+def test_a_team_knockout_record_round_trips_mid_way_and_plays_on_alike() -> None:
+    t = team_knockout(12, seed=5)
+    t.close_entries()
+    play_team_knockout(t, random.Random(1), upto=1)  # six teams: three tables
+    for index, group in enumerate(t.pair(0.0)):  # the next round seated, a team with a bye
+        t.seat(f"s{index}", group)
+    assert t.byes and t.tables
+    data = t.to_dict()
+    assert data["pairs"] == [list(p) for p in t.pairs]
+    saved = Tournament.from_dict(data)
+    assert saved.to_dict() == data and saved.pairs == t.pairs
+    assert bracket_names(saved) == bracket_names(t) and bracket_marks(saved) == bracket_marks(t)
+    for copy in (t, saved):
+        rng = random.Random(2)
+        for table_id in list(copy.tables):
+            team_finish(copy, table_id, rng.randrange(2))
+        play_team_knockout(copy, rng)
+    assert saved.to_dict() == t.to_dict() and saved.podium() == t.podium()
+    old = t.to_dict()
+    del old["pairs"]  # a record from before team knockouts: no teams drawn
+    assert Tournament.from_dict(old).pairs == []
+
+
+def test_a_team_bracket_names_both_teams_of_a_table_behind_their_marks() -> None:
+    t = team_knockout(8)
+    t.close_entries()
+    first, second = t.pair(0.0)
+    t.seat("a", first)
+    t.seat("b", second)
+    team_finish(t, "a", won=1)  # the second seat's team won: listed first, with its mark
+    a0, a1, a2, a3 = first
+    b0, b1, b2, b3 = second
+    assert bracket_names(t) == [
+        [[f"p{a1}, p{a3}", f"p{a0}, p{a2}"], [f"p{b0}, p{b2}", f"p{b1}, p{b3}"]]
+    ]
+    assert bracket_marks(t) == [[[1, 0], [0, 1]]]
+    picture = render_bracket("Knockout", bracket_names(t), bracket_marks(t), advance=1)
+    assert picture.startswith(b"\x89PNG")
