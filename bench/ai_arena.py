@@ -21,6 +21,10 @@ bluffs, shown legal, never shown) carries over between its rounds, as at a table
 forgotten at the next match. Hard runs with ``--hard-budget`` seconds and at most
 ``--hard-rollouts`` rollouts per decision; a rollout cap (rather than the clock) keeps its
 strength the same on a busy machine.
+
+``--peek hands`` (or ``all``) is a bound, not a player: hard's guesses of the hidden cards are
+replaced by the opponent's real hand (``all``: and the draw pile in its real order), to show
+what knowing them would be worth to its search. The bot's players never peek.
 """
 
 from __future__ import annotations
@@ -230,6 +234,22 @@ def matchup(level: str, against: str, deals: int, args: argparse.Namespace) -> d
     }
 
 
+def peek(mode: str) -> None:
+    """Let hard's search play on the real hidden cards (``hands`` or ``all``; ``none``: not)."""
+    if mode == "none":
+        return
+
+    def truth(game: Game, info: ai.Knowledge, rng: random.Random) -> Game:
+        world = game.clone(random.Random(rng.getrandbits(32)))
+        if mode == "hands":
+            pile = world.draw_pile[:]
+            shuffle(pile, rng)
+            world.draw_pile = pile
+        return world
+
+    ai.determinize = truth
+
+
 def main() -> None:
     """Print one JSON object with every matchup."""
     parser = argparse.ArgumentParser()
@@ -251,7 +271,14 @@ def main() -> None:
         default=ai_challenge.NEVER_BLUFFS,
         help="the challenge's prior weight on a player who never bluffs (to compare priors)",
     )
+    parser.add_argument(
+        "--peek",
+        choices=("none", "hands", "all"),
+        default="none",
+        help="a bound: hard's search sees the real hidden cards (the module's docstring)",
+    )
     args = parser.parse_args()
+    peek(args.peek)
     if args.first % args.match:
         parser.error("--first must be a multiple of --match: a match starts there")
     ai_challenge.NEVER_BLUFFS = args.never_bluffs
@@ -268,6 +295,7 @@ def main() -> None:
         "match_deals": args.match,
         "jobs": args.jobs,
         "never_bluffs": args.never_bluffs,
+        "peek": args.peek,
         "par": 0.5,
         "runs": runs,
     }

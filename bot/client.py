@@ -89,6 +89,9 @@ class UnoBot(commands.AutoShardedBot):
         # Run after a member's league records are erased (guild id, user id): an extension
         # that keeps their name elsewhere takes it out before the member is told it is done.
         self.on_forget: list[Callable[[int, int], Awaitable[object]]] = []
+        # A match judged against the hard computer costs seconds of CPU: one at a time, so
+        # that a few clicks on it never crowd the event loop's share of the interpreter.
+        self.reviews = asyncio.Semaphore(1)
 
     async def login(self, token: str) -> None:
         """Open storage, and with PostgreSQL take the shard leases and the shared REST budget,

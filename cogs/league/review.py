@@ -103,6 +103,14 @@ def judge(records: list[RoundRecord | None], seat: int) -> list[Agreement | None
     return results
 
 
+async def judged(
+    turn: asyncio.Semaphore, records: list[RoundRecord | None], seat: int
+) -> list[Agreement | None]:
+    """``judge`` on a worker thread once ``turn`` lets it: the bot judges one match at a time."""
+    async with turn:
+        return await asyncio.to_thread(judge, records, seat)
+
+
 async def on_agreement(interaction: discord.Interaction[UnoBot], button: AgreementButton) -> None:
     """Judge the clicking player's decisions in every recorded round of the match, privately."""
     tongue = user_lang(interaction)
@@ -128,7 +136,7 @@ async def on_agreement(interaction: discord.Interaction[UnoBot], button: Agreeme
         except RecordError:
             log.warning("unreadable round record: match %s round %s", detail.number, summary.number)
             records.append(None)
-    results = await asyncio.to_thread(judge, records, seat)
+    results = await judged(interaction.client.reviews, records, seat)
     numbered = [(s.number, r) for s, r in zip(detail.rounds, results, strict=True)]
     layout = ui.LayoutView(timeout=None)
     text = agreement_text(detail, numbered, tongue)

@@ -31,6 +31,14 @@ QUICK = [
         ["--deals", "2", "--levels", "easy,normal", "--against", "bluffer", "--match", "1"],
         ["runs", "par"],
     ),
+    (
+        "ai_arena.py",
+        [
+            *("--deals", "1", "--levels", "hard", "--against", "honest", "--match", "1"),
+            *("--hard-rollouts", "8", "--hard-budget", "100", "--peek", "hands"),
+        ],
+        ["runs", "peek"],
+    ),
     ("render.py", ["--runs", "2", "--reps", "1", "--edition", "classic"], []),
     # Its bot runs in a process of its own: on a busy machine it answers late for the
     # machine's sake, so this check of the bench running gives it longer than Discord does.
@@ -67,3 +75,19 @@ def test_the_benchmark_runs_and_prints_json(
     assert result
     for key in keys:
         assert key in result
+
+
+def test_an_agreement_run_split_over_seeds_combines_into_the_whole(tmp_path: Path) -> None:
+    quick = ["--rollouts", "0", "--independent-hard", "--ceiling"]
+    whole = run("agreement.py", ["--rounds", "2", *quick], tmp_path)
+    parts = []
+    for seed in ("1", "2"):
+        part = tmp_path / f"part{seed}.json"
+        part.write_text(
+            json.dumps(run("agreement.py", ["--rounds", "1", "--seed", seed, *quick], tmp_path))
+        )
+        parts.append(str(part))
+    combined = run("agreement.py", ["--combine", *parts], tmp_path)
+    for key in ("decisions", "agreed", "exact", "agreement", "exact_agreement", "judges_agree"):
+        assert combined[key] == whole[key]
+    assert combined["rounds"] == 2 and combined["first_seeds"] == [1, 2]
