@@ -576,21 +576,6 @@ def paired_gain(better: tuple[float, ...], base: tuple[float, ...]) -> tuple[flo
     return mean, (spread / samples) ** 0.5
 
 
-def _hard(
-    game: Game,
-    seat: int,
-    rng: random.Random,
-    clock: Clock,
-    budget_s: float,
-    max_rollouts: int,
-    record: ChallengeRecord | None = None,
-    partners_see: bool = False,
-) -> Action:
-    """The sharp heuristic's move, unless rollouts over guesses of the hidden cards beat it;
-    ``partners_see``: the partners' hands are open to this seat (a team table's option)."""
-    return search(game, seat, rng, clock, budget_s, max_rollouts, record, partners_see).choice
-
-
 def search(
     game: Game,
     seat: int,
@@ -601,8 +586,10 @@ def search(
     record: ChallengeRecord | None = None,
     partners_see: bool = False,
 ) -> Search:
-    """The hard player's search at a decision the game awaits from ``seat`` (its choice as
-    ``_hard`` makes it, with everything it weighed)."""
+    """The hard player's search at a decision the game awaits from ``seat``: the sharp
+    heuristic's move, unless rollouts over guesses of the hidden cards beat it, with everything
+    it weighed; ``partners_see``: the partners' hands are open to this seat (a team table's
+    option)."""
     start = clock()
     moves = candidates(game, seat, rng)
     if len(moves) <= 1:
@@ -692,7 +679,7 @@ def decide(
     if level == "normal":
         return _normal(game, seat, rng, record)
     if level == "hard":
-        return _hard(game, seat, rng, clock, budget_s, max_rollouts, record, partners_see)
+        return search(game, seat, rng, clock, budget_s, max_rollouts, record, partners_see).choice
     raise ValueError(f"unknown level {level!r}")
 
 
