@@ -285,6 +285,19 @@ async def two_players(h: Harness, guild: FakeGuild) -> tuple[Table, object, Fake
     return table, thread, player, await open_hand(h.fake, player, await board(h, thread))
 
 
+def drawn_on_live_hand(
+    h: Harness, table: Table, thread: object, player: FakeUser, new: FakeMessage, held: int
+) -> None:
+    """``player``'s draw was applied (``held`` cards before it) and shown on ``new``, their
+    live hand, the only hand they see (no apology posted beside it)."""
+    game: Game = table.match.game  # type: ignore[union-attr]
+    seat = next(i for i, s in enumerate(table.seats) if s.user_id == player.id)
+    assert len(game.hands[seat]) == held + 1
+    assert hands_of(h.fake, player, thread) == [new]
+    live = live_hands(h).tables[table.table_id][player.id]
+    assert live.message.message_id == new.id and live.version == table.version
+
+
 async def test_a_click_on_a_hand_a_newer_one_replaced_is_answered_on_the_newer_one(
     fake_discord: FakeDiscord,
     fake_guild: FakeGuild,
@@ -296,7 +309,7 @@ async def test_a_click_on_a_hand_a_newer_one_replaced_is_answered_on_the_newer_o
     h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
     table, thread, player, old = await two_players(h, fake_guild)
     game: Game = table.match.game  # type: ignore[union-attr]
-    seat, held = game.current, len(game.hands[game.current])
+    held = len(game.hands[game.current])
     gate = held_retirements(h, monkeypatch)
     new = await open_hand(fake_discord, player, await board(h, thread))
     # The player draws from the old hand while the new one is already drawn below it.
@@ -305,11 +318,8 @@ async def test_a_click_on_a_hand_a_newer_one_replaced_is_answered_on_the_newer_o
     await fake_discord.wait_for(lambda: new.edit_count > new_edits, what="the new hand redrawn")
     gate.set()
     await settle(h)
-    assert len(game.hands[seat]) == held + 1  # the draw was applied
     assert old.deleted and old.edit_count == old_edits  # the retired hand was never edited
-    assert hands_of(fake_discord, player, thread) == [new]  # the live one, and no apology
-    live = live_hands(h).tables[table.table_id][player.id]
-    assert live.message.message_id == new.id and live.version == table.version
+    drawn_on_live_hand(h, table, thread, player, new, held)
     assert not fake_discord.failed_interactions()
     fake_discord.assert_no_errors()
     bot_runner.assert_no_errors()
@@ -327,7 +337,7 @@ async def test_a_click_on_a_hand_deleted_before_its_answer_is_shown_on_the_newer
     h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
     table, thread, player, old = await two_players(h, fake_guild)
     game: Game = table.match.game  # type: ignore[union-attr]
-    seat, held = game.current, len(game.hands[game.current])
+    held = len(game.hands[game.current])
     gate = held_retirements(h, monkeypatch)
     new = await open_hand(fake_discord, player, await board(h, thread))
     new_edits = new.edit_count
@@ -340,10 +350,7 @@ async def test_a_click_on_a_hand_deleted_before_its_answer_is_shown_on_the_newer
         await fake_discord.wait_for(lambda: old.deleted, what="the old hand deleted")
     await fake_discord.wait_for(lambda: new.edit_count > new_edits, what="the new hand redrawn")
     await settle(h)
-    assert len(game.hands[seat]) == held + 1  # the draw was applied
-    assert hands_of(fake_discord, player, thread) == [new]  # no apology
-    live = live_hands(h).tables[table.table_id][player.id]
-    assert live.message.message_id == new.id and live.version == table.version
+    drawn_on_live_hand(h, table, thread, player, new, held)
     # Only the acknowledgement Discord refuses for a deleted message; nothing logged as failed.
     assert [(e.status, e.code) for e in fake_discord.errors] == [(404, 10008)]
     bot_runner.assert_no_errors()
