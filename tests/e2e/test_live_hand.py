@@ -285,6 +285,19 @@ async def two_players(h: Harness, guild: FakeGuild) -> tuple[Table, object, Fake
     return table, thread, player, await open_hand(h.fake, player, await board(h, thread))
 
 
+async def replaced_hand(
+    h: Harness, guild: FakeGuild, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Table, object, FakeUser, FakeMessage, FakeMessage, int, asyncio.Event]:
+    """A game of two whose awaited player (holding ``held`` cards) opened a new hand over their
+    old one; the old hand's deletion waits for ``gate``."""
+    table, thread, player, old = await two_players(h, guild)
+    game: Game = table.match.game  # type: ignore[union-attr]
+    held = len(game.hands[game.current])
+    gate = held_retirements(h, monkeypatch)
+    new = await open_hand(h.fake, player, await board(h, thread))
+    return table, thread, player, old, new, held, gate
+
+
 def drawn_on_live_hand(
     h: Harness, table: Table, thread: object, player: FakeUser, new: FakeMessage, held: int
 ) -> None:
@@ -307,11 +320,7 @@ async def test_a_click_on_a_hand_a_newer_one_replaced_is_answered_on_the_newer_o
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
-    table, thread, player, old = await two_players(h, fake_guild)
-    game: Game = table.match.game  # type: ignore[union-attr]
-    held = len(game.hands[game.current])
-    gate = held_retirements(h, monkeypatch)
-    new = await open_hand(fake_discord, player, await board(h, thread))
+    table, thread, player, old, new, held, gate = await replaced_hand(h, fake_guild, monkeypatch)
     # The player draws from the old hand while the new one is already drawn below it.
     old_edits, new_edits = old.edit_count, new.edit_count
     await (await fake_discord.click(player, old, enabled(old, "draw")[0])).response()
@@ -335,11 +344,7 @@ async def test_a_click_on_a_hand_deleted_before_its_answer_is_shown_on_the_newer
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     h = await start_bot(fake_discord, bot_runner, tmp_path / "uno.db", fake_guild.default_channel)
-    table, thread, player, old = await two_players(h, fake_guild)
-    game: Game = table.match.game  # type: ignore[union-attr]
-    held = len(game.hands[game.current])
-    gate = held_retirements(h, monkeypatch)
-    new = await open_hand(fake_discord, player, await board(h, thread))
+    table, thread, player, old, new, held, gate = await replaced_hand(h, fake_guild, monkeypatch)
     new_edits = new.edit_count
     clicks = h.bot.get_cog("UnoCog").clicks  # type: ignore[union-attr]
     # The click on the old hand is made while it is still shown, and handled (after the hand
