@@ -63,9 +63,11 @@ async def play_a_while(h: Harness, rng: random.Random, moves: int) -> None:
         await h.scheduler.advance(0.1)
 
 
-async def play_to_podium(h: Harness, rng: random.Random, tries: int = 60) -> FakeMessage:
+async def play_to_podium(h: Harness, rng: random.Random, tries: int = 150) -> FakeMessage:
     """Play the tournament's tables (people by legal actions, computers on their timers) until
-    its message shows the podium; that message."""
+    its message shows the podium; that message. ``tries`` bounds the rounds of play, not time:
+    on a busy machine the tables' messages and pictures lag behind the clock by hand, so a
+    tournament may need many more of them than on a quiet one."""
     for _ in range(tries):
         await play_a_while(h, rng, 100)
         await h.scheduler.advance(30.0)
